@@ -1,0 +1,142 @@
+"""Every error becomes an RFC 9457 problem detail with a stable ``code``."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from app.errors import ServiceError
+from app.schemas import MATCH_CREATE_MODELS, ROUND_TYPES, Problem
+
+PROBLEM_JSON = "application/problem+json"
+logger = logging.getLogger(__name__)
+
+# Tags of the discriminated unions, which pydantic puts into an error's location.
+_UNION_TAGS = set(ROUND_TYPES) | set(MATCH_CREATE_MODELS)
+
+_HTTP_CODES = {
+    404: ("not_found", "Not found"),
+    405: ("method_not_allowed", "Method not allowed"),
+    406: ("not_acceptable", "Not acceptable"),
+    413: ("payload_too_large", "Request body too large"),
+    415: ("unsupported_media_type", "Unsupported media type"),
+}
+
+
+def problem(
+    status: int,
+    code: str,
+    title: str,
+    detail: str,
+    *,
+    errors: Iterable[dict[str, Any]] | None = None,
+    headers: dict[str, str] | None = None,
+) -> JSONResponse:
+    body: dict[str, Any] = {
+        "type": "about:blank",
+        "title": title,
+        "status": status,
+        "detail": detail,
+        "code": code,
+    }
+    if errors is not None:
+        body["errors"] = list(errors)
+    return JSONResponse(body, status_code=status, media_type=PROBLEM_JSON, headers=headers)
+
+
+def _clean_loc(loc: Sequence[Any]) -> list[str | int]:
+    cleaned: list[str | int] = []
+    for index, part in enumerate(loc):
+        if index == 1 and loc[0] == "body" and part in _UNION_TAGS:
+            continue
+        if isinstance(part, str) and (part.startswith("function-") or "[" in part):
+            continue
+        cleaned.append(part if isinstance(part, int) else str(part))
+    return cleaned
+
+
+def _message(error: dict[str, Any]) -> str:
+    if error["type"] == "missing":
+        return "field required"
+    if error["type"] == "extra_forbidden":
+        return "unknown field"
+    return str(error["msg"])
+
+
+async def _validation_error(_: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, RequestValidationError)
+    raw = exc.errors()
+    if any(e["type"] == "json_invalid" for e in raw):
+        return problem(
+            422,
+            "malformed_json",
+            "The request body is not valid JSON",
+            "the body could not be parsed as JSON",
+            errors=[{"loc": ["body"], "message": "malformed JSON"}],
+        )
+    errors = [{"loc": _clean_loc(e["loc"]), "message": _message(e)} for e in raw]
+    first = errors[0] if errors else {"loc": [], "message": "invalid"}
+    where = ".".join(str(p) for p in first["loc"])
+    return problem(
+        422,
+        "validation_error",
+        "The request is not valid",
+        f"{where}: {first['message']}",
+        errors=errors,
+    )
+
+
+async def _service_error(_: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, ServiceError)
+    errors = None
+    if exc.errors:
+        errors = [{"loc": list(e.loc), "message": e.message} for e in exc.errors]
+    headers = {"WWW-Authenticate": "Bearer"} if exc.status == 401 else None
+    return problem(exc.status, exc.code, exc.title, exc.detail, errors=errors, headers=headers)
+
+
+async def _http_error(_: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, StarletteHTTPException)
+    code, title = _HTTP_CODES.get(exc.status_code, ("http_error", "HTTP error"))
+    detail = exc.detail if isinstance(exc.detail, str) else title
+    return problem(exc.status_code, code, title, detail, headers=exc.headers)
+
+
+async def _unexpected(request: Request, exc: Exception) -> JSONResponse:
+    logger.exception("unhandled error on %s %s", request.method, request.url.path, exc_info=exc)
+    return problem(500, "internal_error", "Internal server error", "an unexpected error occurred")
+
+
+def install(app: FastAPI) -> None:
+    """Register the handlers that turn every error into problem+json."""
+    app.add_exception_handler(RequestValidationError, _validation_error)
+    app.add_exception_handler(ServiceError, _service_error)
+    app.add_exception_handler(StarletteHTTPException, _http_error)
+    app.add_exception_handler(Exception, _unexpected)
+
+
+def responses(*statuses: int) -> dict[int | str, dict[str, Any]]:
+    """OpenAPI declarations of the problem responses a route can give."""
+    descriptions = {
+        401: "Missing, malformed or unknown token",
+        403: "The token does not grant this on this match",
+        404: "No such match or round",
+        409: "The match's state does not allow this",
+        412: "If-Match does not match the current ETag",
+        413: "Request body too large",
+        422: "The request is not valid; `errors` names each field",
+    }
+    return {
+        status: {
+            "model": Problem,
+            "description": descriptions[status],
+            "content": {PROBLEM_JSON: {"schema": {"$ref": "#/components/schemas/Problem"}}},
+        }
+        for status in statuses
+    }

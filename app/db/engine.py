@@ -1,0 +1,72 @@
+"""The engine, and the two kinds of transaction the services use.
+
+Writes on SQLite start with ``BEGIN IMMEDIATE``: a writer takes the write lock
+before it reads, so two writers queue on the busy timeout instead of failing
+with "database is locked" when one of them tries to upgrade a read lock.
+"""
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from sqlalchemy import Connection, Engine, create_engine, event, text
+from sqlalchemy.engine import make_url
+
+from app.settings import Settings
+
+
+class Database:
+    """One engine per process, built from the settings when the app starts."""
+
+    def __init__(self, settings: Settings) -> None:
+        url = make_url(settings.database_url)
+        self.is_sqlite = url.get_backend_name() == "sqlite"
+        kwargs: dict[str, Any] = {"pool_pre_ping": not self.is_sqlite}
+        if self.is_sqlite:
+            kwargs["connect_args"] = {"check_same_thread": False}
+        else:
+            kwargs["pool_size"] = settings.database_pool_size
+        self.engine: Engine = create_engine(url, **kwargs)
+        if self.is_sqlite:
+            _configure_sqlite(self.engine, settings.sqlite_busy_timeout_ms)
+
+    @contextmanager
+    def read(self) -> Iterator[Connection]:
+        """A connection for reads; its transaction is rolled back at the end."""
+        with self.engine.connect() as conn:
+            yield conn
+
+    @contextmanager
+    def write(self) -> Iterator[Connection]:
+        """A write transaction, committed once when the block ends without error."""
+        with self.engine.connect() as conn:
+            conn = conn.execution_options(sqlite_write=True)
+            with conn.begin():
+                yield conn
+
+    def ping(self) -> None:
+        """Raise if the database cannot be reached."""
+        with self.engine.connect() as conn:
+            conn.execute(text("SELECT 1"))
+
+    def dispose(self) -> None:
+        """Close every pooled connection."""
+        self.engine.dispose()
+
+
+def _configure_sqlite(engine: Engine, busy_timeout_ms: int) -> None:
+    @event.listens_for(engine, "connect")
+    def _on_connect(dbapi_connection: Any, _record: Any) -> None:
+        # Take transaction control away from the driver: BEGIN is ours to emit.
+        dbapi_connection.isolation_level = None
+        cursor = dbapi_connection.cursor()
+        cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute(f"PRAGMA busy_timeout={int(busy_timeout_ms)}")
+        cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.execute("PRAGMA synchronous=NORMAL")
+        cursor.close()
+
+    @event.listens_for(engine, "begin")
+    def _on_begin(conn: Connection) -> None:
+        immediate = conn.get_execution_options().get("sqlite_write", False)
+        conn.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")

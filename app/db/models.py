@@ -1,0 +1,102 @@
+"""Tables. Rounds store their input; the match row holds the sheet after its last round."""
+
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import JSON, Column, DateTime, Dialect, ForeignKey, Index, String, UniqueConstraint
+from sqlalchemy.types import TypeDecorator
+from sqlmodel import Field, SQLModel
+
+SQLModel.metadata.naming_convention = {
+    "ix": "ix_%(column_0_label)s",
+    "uq": "uq_%(table_name)s_%(column_0_name)s_%(column_1_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+
+class UTCDateTime(TypeDecorator[datetime]):
+    """A timestamp that is always timezone-aware UTC, SQLite included."""
+
+    impl = DateTime(timezone=True)
+    cache_ok = True
+
+    def process_result_value(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        if value is not None and value.tzinfo is None:
+            return value.replace(tzinfo=UTC)
+        return value
+
+
+def _json(nullable: bool = False) -> Any:
+    return Field(sa_column=Column(JSON, nullable=nullable))
+
+
+def _utc(nullable: bool = False) -> Any:
+    return Field(sa_column=Column(UTCDateTime(), nullable=nullable))
+
+
+class Match(SQLModel, table=True):
+    """A match: its table, settings, status and the sheet as it stands."""
+
+    __tablename__ = "match"
+
+    id: str = Field(sa_column=Column(String(32), primary_key=True))
+    game: str = Field(max_length=32)
+    status: str = Field(max_length=16)
+    players: list[str] = _json()
+    team_names: list[str] | None = _json(nullable=True)
+    settings: dict[str, Any] = _json()
+    version: int
+    round_count: int
+    sheet: dict[str, Any] = _json()
+    winner: dict[str, Any] | None = _json(nullable=True)
+    created_at: datetime = _utc()
+    updated_at: datetime = _utc()
+    ended_at: datetime | None = _utc(nullable=True)
+    ended_by: str | None = Field(default=None, max_length=16)
+
+
+class Round(SQLModel, table=True):
+    """One round: what the table entered, what it scored, and its sheet row.
+
+    ``points`` is what the game's fold adds to the sheet (nets in Asszorti, the
+    deal's points per team in Alkort); a correction refolds later rounds from it.
+    """
+
+    __tablename__ = "round"
+    __table_args__ = (UniqueConstraint("match_id", "number"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    match_id: str = Field(
+        sa_column=Column(String(32), ForeignKey("match.id", ondelete="CASCADE"), nullable=False)
+    )
+    number: int
+    type: str = Field(max_length=32)
+    input: dict[str, Any] = _json()
+    dealer: int
+    points: list[int] = _json()
+    result: dict[str, Any] = _json()
+    entered_by: str = Field(max_length=16)
+    created_at: datetime = _utc()
+    updated_at: datetime = _utc()
+
+
+class Credential(SQLModel, table=True):
+    """A bearer token's public id and the hash of its secret, with the role it grants."""
+
+    __tablename__ = "credential"
+    __table_args__ = (Index(None, "match_id"),)
+
+    id: str = Field(sa_column=Column(String(24), primary_key=True))
+    match_id: str = Field(
+        sa_column=Column(String(32), ForeignKey("match.id", ondelete="CASCADE"), nullable=False)
+    )
+    role: str = Field(max_length=8)
+    seat: int | None = None
+    secret_hash: str = Field(max_length=64)
+
+
+MATCH = Match.__table__
+ROUND = Round.__table__
+CREDENTIAL = Credential.__table__

@@ -1,0 +1,79 @@
+"""Errors the services raise, each with an HTTP status and a stable problem ``code``.
+
+They know nothing of the framework; ``app.api.problems`` turns them into RFC 9457
+problem details.
+"""
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from app.games.base import Loc
+
+
+@dataclass(frozen=True, slots=True)
+class FieldError:
+    """One thing wrong with the request, and where."""
+
+    loc: Loc
+    message: str
+
+
+class ServiceError(Exception):
+    """Base of every error a client can cause."""
+
+    status = 400
+    code = "bad_request"
+    title = "Bad request"
+
+    def __init__(
+        self, detail: str, *, errors: Sequence[FieldError] = (), code: str | None = None
+    ) -> None:
+        super().__init__(detail)
+        self.detail = detail
+        self.errors = tuple(errors)
+        if code is not None:
+            self.code = code
+
+
+class Unauthenticated(ServiceError):
+    status, code, title = 401, "unauthenticated", "Missing or unknown token"
+
+
+class Forbidden(ServiceError):
+    status, code, title = 403, "forbidden", "Not allowed"
+
+
+class MatchNotFound(ServiceError):
+    status, code, title = 404, "match_not_found", "Match not found"
+
+
+class RoundNotFound(ServiceError):
+    status, code, title = 404, "round_not_found", "Round not found"
+
+
+class InvalidInput(ServiceError):
+    status, code, title = 422, "validation_error", "The request is not valid"
+
+
+class MatchEnded(ServiceError):
+    status, code, title = 409, "match_ended", "The match has ended"
+
+
+class MatchDecided(ServiceError):
+    status, code, title = 409, "match_decided", "The match is decided"
+
+
+class NotLastRound(ServiceError):
+    status, code, title = 409, "not_last_round", "Only the last round can be removed"
+
+
+class SettingLocked(ServiceError):
+    status, code, title = 409, "setting_locked", "That setting cannot change now"
+
+
+class CorrectionConflict(ServiceError):
+    status, code, title = 409, "correction_conflict", "The correction would reorder the result"
+
+
+class PreconditionFailed(ServiceError):
+    status, code, title = 412, "precondition_failed", "The match has changed"

@@ -1,0 +1,164 @@
+"""The small protocol every game implements, and the value types it speaks in.
+
+Game modules are pure: no framework, no database, no clock, no randomness.
+Pydantic is used only to describe the shape of a round's input.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar, Protocol
+
+from pydantic import BaseModel, ConfigDict
+
+Loc = tuple[str | int, ...]
+
+
+class GameRuleError(Exception):
+    """Input that is well-formed but breaks a rule of the game (answered as 422)."""
+
+    def __init__(self, loc: Loc, message: str) -> None:
+        super().__init__(message)
+        self.loc = loc
+        self.message = message
+
+
+class SettingConflict(GameRuleError):
+    """A settings change the match's state does not allow (answered as 409)."""
+
+    def __init__(self, loc: Loc, message: str, code: str = "setting_locked") -> None:
+        super().__init__(loc, message)
+        self.code = code
+
+
+class StrictModel(BaseModel):
+    """Base for every request shape: unknown fields are errors, nothing is coerced."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class RoundInput(StrictModel):
+    """A round as the table enters it; subclasses add a literal ``type`` tag."""
+
+    type: str
+    round_type: ClassVar[str]
+
+
+@dataclass(frozen=True, slots=True)
+class Score:
+    """One round scored on its own, before the sheet sees it."""
+
+    net: tuple[int, ...] | None
+    points: tuple[int, ...]
+    breakdown: Mapping[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class SheetState:
+    """The running sheet after some rounds: what the fold carries forward."""
+
+    totals: tuple[int, ...]
+    owed: tuple[int, ...] | None = None
+    net: tuple[int, ...] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Standing:
+    """One place in the standings; ``team`` is set for partnership games."""
+
+    rank: int
+    seats: tuple[int, ...]
+    total: int
+    team: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Winner:
+    """Who won: a set of seats (individual games) or a team."""
+
+    seats: tuple[int, ...] | None = None
+    team: int | None = None
+
+
+class Game(Protocol):
+    """What the service needs from a game; one module per game implements it."""
+
+    name: str
+    title: str
+    seat_count: int
+    team_count: int
+    settings_model: type[StrictModel]
+    round_types: tuple[type[RoundInput], ...]
+
+    def validate_players(self, names: Sequence[str]) -> None:
+        """Raise GameRuleError when the table is not one this game is played at."""
+
+    def score(self, round_input: RoundInput, settings: Any) -> Score:
+        """Score one round on its own; raise GameRuleError for an impossible round."""
+
+    def initial_state(self) -> SheetState:
+        """The sheet before any round."""
+
+    def apply(self, state: SheetState, score: Score) -> tuple[tuple[int, ...], SheetState]:
+        """Add one scored round to the sheet: the row's cells and the new state."""
+
+    def is_decided(self, state: SheetState, settings: Any, round_count: int) -> bool:
+        """Whether the match is over but for End match (target reached, deals played)."""
+
+    def winner(self, state: SheetState, settings: Any) -> Winner | None:
+        """Who won, for a decided or ended match; None on a tie that names nobody."""
+
+    def standings(self, state: SheetState) -> list[Standing]:
+        """Rank the players or teams by sheet total, highest first; ties share a place."""
+
+    def check_settings_change(
+        self, old: Any, new: Any, state: SheetState, round_count: int
+    ) -> None:
+        """Raise SettingConflict when ``new`` cannot replace ``old`` at this point."""
+
+    def columns(self, players: Sequence[str], team_names: Sequence[str] | None) -> list[str]:
+        """Headings of the sheet's cell columns."""
+
+
+def rank(totals: Sequence[int], groups: Sequence[tuple[int, ...]]) -> list[tuple[int, int]]:
+    """Competition ranking of ``groups`` by ``totals``: (rank, index) pairs, best first.
+
+    >>> rank([5, 9, 5], [(0,), (1,), (2,)])
+    [(1, 1), (2, 0), (2, 2)]
+    """
+    order = sorted(range(len(groups)), key=lambda i: -totals[i])
+    ranked: list[tuple[int, int]] = []
+    for position, index in enumerate(order):
+        if position and totals[index] == totals[order[position - 1]]:
+            ranked.append((ranked[-1][0], index))
+        else:
+            ranked.append((position + 1, index))
+    return ranked
+
+
+def dealer(first_dealer: int, round_number: int, seat_count: int) -> int:
+    """Seat that deals round ``round_number`` (1-based); the deal passes clockwise."""
+    return (first_dealer + round_number - 1) % seat_count
+
+
+def check_player_names(names: Sequence[str], seat_count: int, title: str) -> None:
+    """Shared table rules: the seat count, and names unique ignoring case.
+
+    Names arrive trimmed and 1-40 characters long (the request schema sees to that).
+    """
+    words = {3: "three", 4: "four"}
+    if len(names) != seat_count:
+        raise GameRuleError(
+            ("players",),
+            f"{title} is for exactly {words.get(seat_count, seat_count)} players, "
+            f"got {len(names)}",
+        )
+    seen: dict[str, int] = {}
+    for seat, name in enumerate(names):
+        key = name.casefold()
+        if key in seen:
+            raise GameRuleError(
+                ("players", seat), f"{name!r} is already the name of seat {seen[key]}"
+            )
+        seen[key] = seat

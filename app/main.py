@@ -1,0 +1,89 @@
+"""The FastAPI application: ``app.main:app``."""
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+from fastapi import FastAPI
+from fastapi.openapi.utils import get_openapi
+from fastapi.routing import APIRoute
+
+from app.api import problems
+from app.api.limits import BodySizeLimit
+from app.api.routes import games, health, matches, rounds, sheet
+from app.db.engine import Database
+from app.settings import Settings, get_settings
+
+DESCRIPTION = """Score-keeping for card-game tables: a table plays a hand, a player
+enters what happened, SquareScores scores it and keeps the running sheet.
+
+Authenticate with `Authorization: Bearer <token>`, using a token returned by
+`createMatch`. Every error is `application/problem+json` with a stable `code`."""
+
+TAGS = [
+    {"name": "matches", "description": "Create, read, configure and end matches"},
+    {"name": "rounds", "description": "Enter, correct and remove rounds"},
+    {"name": "sheet", "description": "The score sheet"},
+    {"name": "games", "description": "The supported games and a one-hand calculator"},
+    {"name": "health", "description": "Liveness and readiness probes"},
+]
+
+
+def _operation_id(route: APIRoute) -> str:
+    return route.name
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    """Build the app; the database engine is created when it starts, not at import."""
+    settings = settings or get_settings()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        app.state.db = Database(settings)
+        try:
+            yield
+        finally:
+            app.state.db.dispose()
+
+    app = FastAPI(
+        title="SquareScores",
+        version="1.0.0",
+        description=DESCRIPTION,
+        openapi_tags=TAGS,
+        lifespan=lifespan,
+        generate_unique_id_function=_operation_id,
+    )
+    for module in (matches, rounds, sheet, games, health):
+        app.include_router(module.router)
+    problems.install(app)
+    app.add_middleware(BodySizeLimit, max_bytes=settings.max_body_bytes)
+
+    def openapi() -> dict[str, Any]:
+        if app.openapi_schema is None:
+            app.openapi_schema = _problem_media_types(
+                get_openapi(
+                    title=app.title,
+                    version=app.version,
+                    description=app.description,
+                    routes=app.routes,
+                    tags=app.openapi_tags,
+                )
+            )
+        return app.openapi_schema
+
+    app.openapi = openapi  # type: ignore[method-assign]
+    return app
+
+
+def _problem_media_types(document: dict[str, Any]) -> dict[str, Any]:
+    """Declare error bodies as application/problem+json, which is what they are."""
+    for path in document.get("paths", {}).values():
+        for operation in path.values():
+            for status, response in operation.get("responses", {}).items():
+                content = response.get("content", {})
+                if status.isdigit() and int(status) >= 400 and "application/json" in content:
+                    content.setdefault(problems.PROBLEM_JSON, content.pop("application/json"))
+    return document
+
+
+app = create_app()

@@ -1,0 +1,107 @@
+"""Bearer tokens: issued once per role, stored as hashes, checked in constant time.
+
+A token is ``<id>.<secret>``: the id finds the credential row, the secret is
+checked against its SHA-256 with ``hmac.compare_digest``. Secrets carry 256
+bits of randomness, so a fast hash is the right one (there is nothing to brute-force).
+"""
+
+import hashlib
+import hmac
+import secrets
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
+
+from sqlalchemy import RowMapping
+
+from app.db import repository
+from app.db.engine import Database
+from app.errors import Forbidden, MatchNotFound, Unauthenticated
+
+MAX_TOKEN_LENGTH = 128
+
+
+class Role(StrEnum):
+    HOST = "host"
+    PLAYER = "player"
+    VIEWER = "viewer"
+
+
+class Permission(StrEnum):
+    """What a request needs: read, play (rounds, End match) or host (settings)."""
+
+    READ = "read"
+    PLAY = "play"
+    HOST = "host"
+
+
+GRANTS = {
+    Role.HOST: {Permission.READ, Permission.PLAY, Permission.HOST},
+    Role.PLAYER: {Permission.READ, Permission.PLAY},
+    Role.VIEWER: {Permission.READ},
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Principal:
+    """Who is asking: a role at one match (and a seat, for a player)."""
+
+    match_id: str
+    role: Role
+    seat: int | None
+
+    @property
+    def label(self) -> str:
+        """How the sheet records this principal: ``host``, ``seat:N`` or ``viewer``."""
+        return f"seat:{self.seat}" if self.role is Role.PLAYER else self.role.value
+
+
+def _hash(secret: str) -> str:
+    return hashlib.sha256(secret.encode()).hexdigest()
+
+
+def new_credentials(match_id: str, seat_count: int) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """Fresh tokens for a new match: the clear tokens and the rows to store."""
+    clear: dict[str, Any] = {"players": []}
+    rows: list[dict[str, Any]] = []
+    roles = [(Role.HOST, None), *((Role.PLAYER, s) for s in range(seat_count)), (Role.VIEWER, None)]
+    for role, seat in roles:
+        credential_id, secret = secrets.token_urlsafe(12), secrets.token_urlsafe(32)
+        token = f"{credential_id}.{secret}"
+        rows.append(
+            {
+                "id": credential_id,
+                "match_id": match_id,
+                "role": role.value,
+                "seat": seat,
+                "secret_hash": _hash(secret),
+            }
+        )
+        if role is Role.PLAYER:
+            clear["players"].append(token)
+        else:
+            clear[role.value] = token
+    return clear, rows
+
+
+def authenticate(db: Database, token: str | None) -> Principal:
+    """The principal behind a bearer token, or Unauthenticated."""
+    if not token or len(token) > MAX_TOKEN_LENGTH or token.count(".") != 1:
+        raise Unauthenticated("send Authorization: Bearer <token> with a token of this match")
+    credential_id, secret = token.split(".")
+    with db.read() as conn:
+        row = repository.get_credential(conn, credential_id)
+    if row is None or not hmac.compare_digest(row["secret_hash"], _hash(secret)):
+        raise Unauthenticated("the token is not known")
+    return Principal(match_id=row["match_id"], role=Role(row["role"]), seat=row["seat"])
+
+
+def authorize(match: RowMapping | None, match_id: str, who: Principal, need: Permission) -> RowMapping:
+    """Check, in the contract's order, that the match exists (404) and ``who`` may act (403)."""
+    if match is None:
+        raise MatchNotFound(f"no match {match_id!r}")
+    if who.match_id != match_id:
+        raise Forbidden("this token belongs to another match")
+    if need not in GRANTS[who.role]:
+        raise Forbidden(f"a {who.role.value} token cannot {need.value} this match")
+    return match

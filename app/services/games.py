@@ -1,0 +1,44 @@
+"""The games on offer, and scoring one hand without a match."""
+
+from enum import StrEnum
+
+from app.errors import FieldError, InvalidInput
+from app.games import GAMES
+from app.games.base import GameRuleError, RoundInput
+from app.schemas import ROUND_GAME, GameList, GameRead, ScoreRead
+from app.services.matches import rule_error
+
+GameName = StrEnum("GameName", {name: name for name in GAMES})  # type: ignore[misc]
+
+
+def list_games() -> GameList:
+    return GameList(
+        items=[
+            GameRead(
+                name=game.name,
+                title=game.title,
+                players=game.seat_count,
+                teams=game.team_count,
+                round_types=[model.round_type for model in game.round_types],
+                settings=game.settings_model.model_json_schema(),
+            )
+            for game in GAMES.values()
+        ]
+    )
+
+
+def score_one(game_name: str, body: RoundInput) -> ScoreRead:
+    """Score one round with the game's default settings, as a preview."""
+    game = GAMES[game_name]
+    if ROUND_GAME[body.type] != game.name:
+        message = f"{body.type} is not a round type of {game.title}"
+        raise InvalidInput(message, errors=[FieldError(("body", "type"), message)])
+    try:
+        score = game.score(body, game.settings_model())
+    except GameRuleError as error:
+        raise rule_error(error) from None
+    return ScoreRead(
+        net=list(score.net) if score.net is not None else None,
+        cells=None if score.net is not None else list(score.points),
+        breakdown=dict(score.breakdown),
+    )

@@ -1,0 +1,46 @@
+"""The score sheet, as JSON or CSV."""
+
+from __future__ import annotations
+
+import csv
+import io
+
+from app.db.engine import Database
+from app.schemas import SheetRead, SheetRow
+from app.services.auth import Principal
+from app.services.rounds import round_rows
+
+
+def get_sheet(db: Database, who: Principal, match_id: str) -> tuple[SheetRead, int]:
+    """Column headings, one row of cells per round, then totals; and the match version."""
+    state, rows = round_rows(db, who, match_id)
+    sheet = state.sheet
+    result = SheetRead(
+        columns=state.game.columns(state.row["players"], state.row["team_names"]),
+        rows=[
+            SheetRow(
+                number=row["number"],
+                dealer=row["dealer"],
+                cells=row["result"]["cells"],
+                net=row["result"]["net"],
+            )
+            for row in rows
+        ],
+        totals=list(sheet.totals),
+        owed=list(sheet.owed) if sheet.owed is not None else None,
+        net=list(sheet.net) if sheet.net is not None else None,
+    )
+    return result, int(state.row["version"])
+
+
+def sheet_csv(sheet: SheetRead) -> str:
+    """The sheet as CSV: a heading row, a row per round, then ``total`` and ``owed`` rows."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\r\n")
+    writer.writerow(["round", "dealer", *sheet.columns])
+    for row in sheet.rows:
+        writer.writerow([row.number, row.dealer, *row.cells])
+    writer.writerow(["total", "", *sheet.totals])
+    if sheet.owed is not None:
+        writer.writerow(["owed", "", *sheet.owed])
+    return out.getvalue()

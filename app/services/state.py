@@ -1,0 +1,166 @@
+"""A match row read back into game terms, and turned into what clients see."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import RowMapping
+
+from app.games import GAMES, Game
+from app.games.base import Score, SheetState, StrictModel, dealer
+from app.schemas import (
+    MatchRead,
+    MatchStatus,
+    PlayerRead,
+    RoundRead,
+    RoundResult,
+    StandingRead,
+    TeamRead,
+    WinnerRead,
+)
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+def state_from_json(data: dict[str, Any]) -> SheetState:
+    owed, net = data.get("owed"), data.get("net")
+    return SheetState(
+        totals=tuple(data["totals"]),
+        owed=tuple(owed) if owed is not None else None,
+        net=tuple(net) if net is not None else None,
+    )
+
+
+def state_to_json(state: SheetState) -> dict[str, Any]:
+    return {
+        "totals": list(state.totals),
+        "owed": list(state.owed) if state.owed is not None else None,
+        "net": list(state.net) if state.net is not None else None,
+    }
+
+
+def round_result(score: Score, cells: tuple[int, ...], state: SheetState) -> dict[str, Any]:
+    """The stored ``result`` of a round: its score and the sheet after it."""
+    return {
+        "net": list(score.net) if score.net is not None else None,
+        "cells": list(cells),
+        "breakdown": dict(score.breakdown),
+        **state_to_json(state),
+    }
+
+
+def stored_score(row: RowMapping) -> Score:
+    """A round's score as stored, for refolding the sheet after a correction."""
+    result = row["result"]
+    net = result.get("net")
+    return Score(
+        net=tuple(net) if net is not None else None,
+        points=tuple(row["points"]),
+        breakdown=result["breakdown"],
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class MatchState:
+    """The match row with its game, settings and sheet in game terms."""
+
+    row: RowMapping
+    game: Game
+    settings: StrictModel
+    sheet: SheetState
+
+    @classmethod
+    def load(cls, row: RowMapping) -> MatchState:
+        game = GAMES[row["game"]]
+        return cls(
+            row=row,
+            game=game,
+            settings=game.settings_model.model_validate(row["settings"]),
+            sheet=state_from_json(row["sheet"]),
+        )
+
+    @property
+    def status(self) -> MatchStatus:
+        return MatchStatus(self.row["status"])
+
+    @property
+    def round_count(self) -> int:
+        return int(self.row["round_count"])
+
+    def dealer_of(self, number: int) -> int:
+        first = int(getattr(self.settings, "first_dealer", 0))
+        return dealer(first, number, self.game.seat_count)
+
+
+def status_of(game: Game, settings: Any, sheet: SheetState, round_count: int) -> MatchStatus:
+    """in_progress or decided, as the game's rules say for this sheet."""
+    decided = game.is_decided(sheet, settings, round_count)
+    return MatchStatus.DECIDED if decided else MatchStatus.IN_PROGRESS
+
+
+def winner_of(game: Game, settings: Any, sheet: SheetState, status: MatchStatus) -> Any:
+    if status is MatchStatus.IN_PROGRESS:
+        return None
+    winner = game.winner(sheet, settings)
+    if winner is None:
+        return None
+    return {
+        "seats": list(winner.seats) if winner.seats is not None else None,
+        "team": winner.team,
+    }
+
+
+def match_read(state: MatchState) -> MatchRead:
+    """What GET /v1/matches/{id} answers."""
+    row, game, sheet = state.row, state.game, state.sheet
+    players = row["players"]
+    teams = None
+    if game.team_count:
+        names = row["team_names"] or [None] * game.team_count
+        teams = [
+            TeamRead(team=t, name=names[t], seats=list(range(t, game.seat_count, game.team_count)))
+            for t in range(game.team_count)
+        ]
+    winner = row["winner"]
+    return MatchRead(
+        id=row["id"],
+        game=row["game"],
+        status=state.status,
+        players=[PlayerRead(seat=i, name=name) for i, name in enumerate(players)],
+        teams=teams,
+        settings=state.settings,
+        round_count=state.round_count,
+        next_dealer=state.dealer_of(state.round_count + 1),
+        totals=list(sheet.totals),
+        owed=list(sheet.owed) if sheet.owed is not None else None,
+        net=list(sheet.net) if sheet.net is not None else None,
+        standings=[
+            StandingRead(rank=s.rank, seats=list(s.seats), total=s.total, team=s.team)
+            for s in game.standings(sheet)
+        ],
+        winner=WinnerRead(**winner) if winner is not None else None,
+        version=row["version"],
+        created_at=row["created_at"],
+        updated_at=row["updated_at"],
+        ended_at=row["ended_at"],
+        ended_by=row["ended_by"],
+    )
+
+
+def round_read(row: Mapping[str, Any]) -> RoundRead:
+    """What GET /v1/matches/{id}/rounds/{number} answers."""
+    return RoundRead(
+        number=row["number"],
+        type=row["type"],
+        input=row["input"],
+        dealer=row["dealer"],
+        result=RoundResult.model_validate(row["result"]),
+        entered_by=row["entered_by"],
+        created_at=row["created_at"],
+        updated_at=row["updated_at"],
+    )

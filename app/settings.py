@@ -1,0 +1,26 @@
+"""Configuration, read once from the environment."""
+
+from functools import lru_cache
+
+from pydantic import Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+class Settings(BaseSettings):
+    """Everything the service reads from its environment."""
+
+    model_config = SettingsConfigDict(env_file=".env", extra="ignore")
+
+    database_url: str = Field(
+        "sqlite:///./squarescores.db",
+        description="SQLAlchemy URL; postgresql+psycopg://... for PostgreSQL",
+    )
+    database_pool_size: int = Field(5, ge=1, le=100)
+    sqlite_busy_timeout_ms: int = Field(5000, ge=0)
+    max_body_bytes: int = Field(64 * 1024, ge=1024)
+
+
+@lru_cache
+def get_settings() -> Settings:
+    """The process-wide settings."""
+    return Settings()
