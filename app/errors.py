@@ -77,3 +77,7 @@ class CorrectionConflict(ServiceError):
 
 class PreconditionFailed(ServiceError):
     status, code, title = 412, "precondition_failed", "The match has changed"
+
+
+class NotReady(ServiceError):
+    status, code, title = 503, "not_ready", "Not ready to serve"

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from datetime import datetime
 from enum import StrEnum
-from typing import Annotated, Any, Literal, Union
+from typing import TYPE_CHECKING, Annotated, Any, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, create_model
 
@@ -25,14 +25,15 @@ ROUND_GAME: dict[str, str] = {
     model.round_type: game.name for game in GAMES.values() for model in game.round_types
 }
 
-RoundBody = Annotated[Union[tuple(ROUND_TYPES.values())], Field(discriminator="type")]  # noqa: UP007
-GameSettings = Union[tuple(game.settings_model for game in GAMES.values())]  # noqa: UP007
+
+def _union(models: Any) -> Any:
+    return Union[tuple(models)]  # noqa: UP007
 
 
 def _match_create(game_name: str) -> type[StrictModel]:
     game = GAMES[game_name]
     fields: dict[str, Any] = {
-        "game": (Literal[game_name], ...),  # type: ignore[valid-type]
+        "game": (Literal[game_name], ...),
         "players": (
             list[PlayerName],
             Field(min_length=1, max_length=16, description="player names, seat 0 first"),
@@ -45,25 +46,34 @@ def _match_create(game_name: str) -> type[StrictModel]:
             | None,
             None,
         )
-    return create_model(  # type: ignore[call-overload, no-any-return]
+    model: type[StrictModel] = create_model(
         f"{game.title}MatchCreate", __base__=StrictModel, **fields
     )
+    return model
 
 
 MATCH_CREATE_MODELS = {name: _match_create(name) for name in GAMES}
-MatchCreate = Annotated[
-    Union[tuple(MATCH_CREATE_MODELS.values())],  # noqa: UP007
-    Field(discriminator="game"),
-]
+
+if TYPE_CHECKING:  # the unions below are built from the registry at import time
+    RoundBody = RoundInput
+    MatchCreate = StrictModel
+    GameSettings = StrictModel
+else:
+    RoundBody = Annotated[_union(ROUND_TYPES.values()), Field(discriminator="type")]
+    MatchCreate = Annotated[_union(MATCH_CREATE_MODELS.values()), Field(discriminator="game")]
+    GameSettings = _union(game.settings_model for game in GAMES.values())
 
 
 def _settings_update() -> type[StrictModel]:
     fields: dict[str, Any] = {}
     for game in GAMES.values():
         for name, info in game.settings_model.model_fields.items():
-            annotation = Annotated[(info.annotation, *info.metadata)] if info.metadata else info.annotation
+            annotation: Any = info.annotation
+            if info.metadata:
+                annotation = Annotated[(annotation, *info.metadata)]
             fields.setdefault(name, (annotation | None, Field(None, description=info.description)))
-    return create_model("SettingsUpdate", __base__=StrictModel, **fields)  # type: ignore[call-overload, no-any-return]
+    model: type[StrictModel] = create_model("SettingsUpdate", __base__=StrictModel, **fields)
+    return model
 
 
 SettingsUpdate = _settings_update()
@@ -72,7 +82,7 @@ SettingsUpdate = _settings_update()
 class MatchUpdate(StrictModel):
     """What the host may change: settings (only those sent), player and team names."""
 
-    settings: SettingsUpdate | None = None  # type: ignore[valid-type]
+    settings: SettingsUpdate | None = None  # type: ignore[valid-type]  # built from the registry
     players: Annotated[list[PlayerName], Field(min_length=1, max_length=16)] | None = None
     team_names: Annotated[list[TeamName], Field(min_length=1, max_length=16)] | None = None
 
@@ -122,7 +132,7 @@ class MatchRead(Read):
     status: MatchStatus
     players: list[PlayerRead]
     teams: list[TeamRead] | None
-    settings: GameSettings  # type: ignore[valid-type]
+    settings: GameSettings
     round_count: int
     next_dealer: int
     totals: list[int]
@@ -213,6 +223,11 @@ class ScoreRead(Read):
     net: list[int] | None
     cells: list[int] | None
     breakdown: Breakdown
+
+
+class HealthRead(Read):
+    status: str
+    detail: str
 
 
 class Problem(BaseModel):

@@ -1,4 +1,8 @@
-"""Request dependencies: the database and the caller's principal."""
+"""Request dependencies: the database and the caller, authenticated and authorized.
+
+Authentication (401), the match lookup (404) and authorization (403) run as
+dependencies, so they answer before the body is validated (422), as API.md orders.
+"""
 
 from typing import Annotated
 
@@ -6,7 +10,7 @@ from fastapi import Depends, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from app.db.engine import Database
-from app.services.auth import Principal, authenticate
+from app.services.auth import Permission, Principal, authenticate, authorize
 
 _bearer = HTTPBearer(auto_error=False, description="A host, player or viewer token of the match")
 
@@ -28,3 +32,16 @@ async def get_principal(
 
 
 PrincipalDep = Annotated[Principal, Depends(get_principal)]
+
+
+def _allowed(need: Permission) -> object:
+    async def dependency(db: DbDep, who: PrincipalDep, match_id: str) -> Principal:
+        authorize(db, who, match_id, need)
+        return who
+
+    return Depends(dependency)
+
+
+ReaderDep = Annotated[Principal, _allowed(Permission.READ)]
+PlayerDep = Annotated[Principal, _allowed(Permission.PLAY)]
+HostDep = Annotated[Principal, _allowed(Permission.HOST)]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -36,7 +36,7 @@ def problem(
     detail: str,
     *,
     errors: Iterable[dict[str, Any]] | None = None,
-    headers: dict[str, str] | None = None,
+    headers: Mapping[str, str] | None = None,
 ) -> JSONResponse:
     body: dict[str, Any] = {
         "type": "about:blank",
@@ -47,7 +47,9 @@ def problem(
     }
     if errors is not None:
         body["errors"] = list(errors)
-    return JSONResponse(body, status_code=status, media_type=PROBLEM_JSON, headers=headers)
+    return JSONResponse(
+        body, status_code=status, media_type=PROBLEM_JSON, headers=dict(headers or {})
+    )
 
 
 def _clean_loc(loc: Sequence[Any]) -> list[str | int]:
@@ -59,6 +61,14 @@ def _clean_loc(loc: Sequence[Any]) -> list[str | int]:
             continue
         cleaned.append(part if isinstance(part, int) else str(part))
     return cleaned
+
+
+def _error_loc(error: dict[str, Any]) -> list[str | int]:
+    loc = _clean_loc(error["loc"])
+    if error["type"] in ("union_tag_invalid", "union_tag_not_found"):
+        # Point at the discriminator field itself (``type`` or ``game``).
+        loc.append(str(error.get("ctx", {}).get("discriminator", "type")).strip("'\""))
+    return loc
 
 
 def _message(error: dict[str, Any]) -> str:
@@ -80,7 +90,7 @@ async def _validation_error(_: Request, exc: Exception) -> JSONResponse:
             "the body could not be parsed as JSON",
             errors=[{"loc": ["body"], "message": "malformed JSON"}],
         )
-    errors = [{"loc": _clean_loc(e["loc"]), "message": _message(e)} for e in raw]
+    errors = [{"loc": _error_loc(e), "message": _message(e)} for e in raw]
     first = errors[0] if errors else {"loc": [], "message": "invalid"}
     where = ".".join(str(p) for p in first["loc"])
     return problem(
@@ -131,6 +141,7 @@ def responses(*statuses: int) -> dict[int | str, dict[str, Any]]:
         412: "If-Match does not match the current ETag",
         413: "Request body too large",
         422: "The request is not valid; `errors` names each field",
+        503: "Not ready: the database is unreachable or not migrated",
     }
     return {
         status: {

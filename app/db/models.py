@@ -3,7 +3,17 @@
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import JSON, Column, DateTime, Dialect, ForeignKey, Index, String, UniqueConstraint
+from sqlalchemy import (
+    JSON,
+    Column,
+    DateTime,
+    Dialect,
+    ForeignKey,
+    Index,
+    String,
+    Table,
+    UniqueConstraint,
+)
 from sqlalchemy.types import TypeDecorator
 from sqlmodel import Field, SQLModel
 
@@ -97,6 +107,6 @@ class Credential(SQLModel, table=True):
     secret_hash: str = Field(max_length=64)
 
 
-MATCH = Match.__table__
-ROUND = Round.__table__
-CREDENTIAL = Credential.__table__
+MATCH: Table = Match.__table__  # type: ignore[attr-defined]
+ROUND: Table = Round.__table__  # type: ignore[attr-defined]
+CREDENTIAL: Table = Credential.__table__  # type: ignore[attr-defined]

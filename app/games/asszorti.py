@@ -14,9 +14,9 @@ from pydantic import Field, StrictBool, StrictInt
 
 from app.games.base import (
     GameRuleError,
-    SettingConflict,
     RoundInput,
     Score,
+    SettingConflict,
     SheetState,
     Standing,
     StrictModel,
@@ -231,7 +231,7 @@ class AsszortiGame:
     title = "Asszorti"
     seat_count = SEATS
     team_count = 0
-    settings_model = AsszortiSettings
+    settings_model: type[StrictModel] = AsszortiSettings
     round_types: tuple[type[RoundInput], ...] = (AsszortiHand, AsszortiAmounts)
 
     def validate_players(self, names: Sequence[str]) -> None:

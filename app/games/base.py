@@ -151,8 +151,7 @@ def check_player_names(names: Sequence[str], seat_count: int, title: str) -> Non
     if len(names) != seat_count:
         raise GameRuleError(
             ("players",),
-            f"{title} is for exactly {words.get(seat_count, seat_count)} players, "
-            f"got {len(names)}",
+            f"{title} is for exactly {words.get(seat_count, seat_count)} players, got {len(names)}",
         )
     seen: dict[str, int] = {}
     for seat, name in enumerate(names):

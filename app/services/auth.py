@@ -96,12 +96,24 @@ def authenticate(db: Database, token: str | None) -> Principal:
     return Principal(match_id=row["match_id"], role=Role(row["role"]), seat=row["seat"])
 
 
-def authorize(match: RowMapping | None, match_id: str, who: Principal, need: Permission) -> RowMapping:
-    """Check, in the contract's order, that the match exists (404) and ``who`` may act (403)."""
-    if match is None:
-        raise MatchNotFound(f"no match {match_id!r}")
+def authorize(db: Database, who: Principal, match_id: str, need: Permission) -> None:
+    """Check, in the contract's order, that the match exists (404) and ``who`` may act (403).
+
+    A token's own match always exists (credentials go with their match), so the
+    database is asked only when the token names another match.
+    """
     if who.match_id != match_id:
+        with db.read() as conn:
+            exists = repository.get_match(conn, match_id) is not None
+        if not exists:
+            raise MatchNotFound(f"no match {match_id!r}")
         raise Forbidden("this token belongs to another match")
     if need not in GRANTS[who.role]:
         raise Forbidden(f"a {who.role.value} token cannot {need.value} this match")
+
+
+def found(match: RowMapping | None, match_id: str) -> RowMapping:
+    """The match row, or MatchNotFound."""
+    if match is None:
+        raise MatchNotFound(f"no match {match_id!r}")
     return match

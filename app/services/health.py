@@ -9,6 +9,8 @@ from alembic.script import ScriptDirectory
 from sqlalchemy.exc import SQLAlchemyError
 
 from app.db.engine import Database
+from app.errors import NotReady
+from app.schemas import HealthRead
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -20,14 +22,14 @@ def head_revision() -> str | None:
     return ScriptDirectory.from_config(config).get_current_head()
 
 
-def readiness(db: Database) -> tuple[bool, str]:
-    """(ready, why) for /readyz."""
+def readiness(db: Database) -> HealthRead:
+    """Ready when the database answers and its schema is at head; NotReady otherwise."""
     try:
         with db.read() as conn:
             current = MigrationContext.configure(conn).get_current_revision()
     except SQLAlchemyError as error:
-        return False, f"database unreachable: {type(error).__name__}"
+        raise NotReady(f"database unreachable: {type(error).__name__}") from None
     head = head_revision()
     if current != head:
-        return False, f"schema at {current}, expected {head}"
-    return True, f"schema at {head}"
+        raise NotReady(f"schema at {current}, expected {head}: run `alembic upgrade head`")
+    return HealthRead(status="ok", detail=f"schema at {head}")

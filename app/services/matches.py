@@ -13,13 +13,15 @@ from app.errors import FieldError, InvalidInput, MatchEnded, SettingLocked
 from app.games import GAMES
 from app.games.base import GameRuleError, SettingConflict, StrictModel
 from app.schemas import MatchCreated, MatchRead, MatchStatus, MatchUpdate, Tokens
-from app.services.auth import Permission, Principal, authorize, new_credentials
+from app.services.auth import Principal, found, new_credentials
 from app.services.state import MatchState, match_read, state_to_json, status_of, utcnow, winner_of
 
 
 def rule_error(error: GameRuleError, *prefix: str | int) -> InvalidInput:
     """A game's rule error as a 422 naming the field."""
-    return InvalidInput(error.message, errors=[FieldError(("body", *prefix, *error.loc), error.message)])
+    return InvalidInput(
+        error.message, errors=[FieldError(("body", *prefix, *error.loc), error.message)]
+    )
 
 
 def create_match(db: Database, body: Any) -> MatchCreated:
@@ -64,7 +66,7 @@ def create_match(db: Database, body: Any) -> MatchCreated:
 
 def get_match(db: Database, who: Principal, match_id: str) -> MatchRead:
     with db.read() as conn:
-        row = authorize(repository.get_match(conn, match_id), match_id, who, Permission.READ)
+        row = found(repository.get_match(conn, match_id), match_id)
     return match_read(MatchState.load(row))
 
 
@@ -72,7 +74,7 @@ def update_match(db: Database, who: Principal, match_id: str, body: MatchUpdate)
     """Change settings or names; the status is re-evaluated against the new settings."""
     with db.write() as conn:
         row = repository.get_match(conn, match_id, for_update=True)
-        state = MatchState.load(authorize(row, match_id, who, Permission.HOST))
+        state = MatchState.load(found(row, match_id))
         if state.status is MatchStatus.ENDED:
             raise MatchEnded("an ended match cannot change")
         game = state.game
@@ -91,7 +93,9 @@ def update_match(db: Database, who: Principal, match_id: str, body: MatchUpdate)
             values["players"] = list(body.players)
         if body.team_names is not None:
             if len(body.team_names) != game.team_count:
-                message = f"{game.title} has {game.team_count} teams, got {len(body.team_names)} names"
+                message = (
+                    f"{game.title} has {game.team_count} teams, got {len(body.team_names)} names"
+                )
                 raise InvalidInput(message, errors=[FieldError(("body", "team_names"), message)])
             values["team_names"] = list(body.team_names)
         values.update(version=state.row["version"] + 1, updated_at=utcnow())
@@ -113,9 +117,7 @@ def _changed_settings(state: MatchState, patch: StrictModel) -> StrictModel:
     except ValidationError as error:
         raise InvalidInput(
             "invalid settings",
-            errors=[
-                FieldError(("body", "settings", *e["loc"]), e["msg"]) for e in error.errors()
-            ],
+            errors=[FieldError(("body", "settings", *e["loc"]), e["msg"]) for e in error.errors()],
         ) from None
     first_dealer = getattr(new, "first_dealer", None)
     if first_dealer != getattr(old, "first_dealer", None) and state.round_count > 0:
@@ -131,7 +133,7 @@ def end_match(db: Database, who: Principal, match_id: str) -> MatchRead:
     """End match: bank the sheet as it stands and name the winner."""
     with db.write() as conn:
         row = repository.get_match(conn, match_id, for_update=True)
-        state = MatchState.load(authorize(row, match_id, who, Permission.PLAY))
+        state = MatchState.load(found(row, match_id))
         if state.status is MatchStatus.ENDED:
             raise MatchEnded("the match has already ended")
         now = utcnow()

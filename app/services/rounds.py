@@ -21,7 +21,7 @@ from app.errors import (
 )
 from app.games.base import GameRuleError, RoundInput, Score, SheetState
 from app.schemas import ROUND_GAME, MatchStatus, RoundList, RoundRead
-from app.services.auth import Permission, Principal, authorize
+from app.services.auth import Principal, found
 from app.services.matches import rule_error
 from app.services.state import (
     MatchState,
@@ -38,7 +38,7 @@ from app.services.state import (
 
 def _open_for_writing(conn: Connection, who: Principal, match_id: str) -> MatchState:
     row = repository.get_match(conn, match_id, for_update=True)
-    return MatchState.load(authorize(row, match_id, who, Permission.PLAY))
+    return MatchState.load(found(row, match_id))
 
 
 def _check_not_ended(state: MatchState) -> None:
@@ -110,7 +110,7 @@ def _sheet_before(conn: Connection, state: MatchState, number: int) -> SheetStat
         return state.game.initial_state()
     previous = repository.get_round(conn, state.row["id"], number - 1)
     assert previous is not None
-    return state_from_json(previous["result"])
+    return state_from_json(previous["result"]["sheet"])
 
 
 def _first_decided(state: MatchState, sheets: list[SheetState], first_number: int) -> int | None:
@@ -132,7 +132,7 @@ def replace_round(
         _check_not_ended(state)
         rows = repository.list_rounds(conn, match_id, from_number=number)
         before = _sheet_before(conn, state, number)
-        old_sheets = [state_from_json(row["result"]) for row in rows]
+        old_sheets = [state_from_json(row["result"]["sheet"]) for row in rows]
         scores = [score, *(stored_score(row) for row in rows[1:])]
         new_cells, new_sheets, sheet = [], [], before
         for each in scores:
@@ -163,7 +163,9 @@ def replace_round(
                 "updated_at": now,
             },
         )
-        for row, each, cells, after in zip(rows[1:], scores[1:], new_cells[1:], new_sheets[1:], strict=True):
+        for row, each, cells, after in zip(
+            rows[1:], scores[1:], new_cells[1:], new_sheets[1:], strict=True
+        ):
             repository.update_round(conn, row["id"], {"result": round_result(each, cells, after)})
         version = _save_match(conn, state, sheet, state.round_count)
         updated = repository.get_round(conn, match_id, number)
@@ -187,14 +189,14 @@ def delete_round(db: Database, who: Principal, match_id: str, number: int) -> in
 
 def list_rounds(db: Database, who: Principal, match_id: str) -> RoundList:
     with db.read() as conn:
-        authorize(repository.get_match(conn, match_id), match_id, who, Permission.READ)
+        found(repository.get_match(conn, match_id), match_id)
         rows = repository.list_rounds(conn, match_id)
     return RoundList(items=[round_read(row) for row in rows])
 
 
 def get_round(db: Database, who: Principal, match_id: str, number: int) -> RoundRead:
     with db.read() as conn:
-        authorize(repository.get_match(conn, match_id), match_id, who, Permission.READ)
+        found(repository.get_match(conn, match_id), match_id)
         row = repository.get_round(conn, match_id, number)
     if row is None:
         raise RoundNotFound(f"match has no round {number}")
@@ -204,7 +206,6 @@ def get_round(db: Database, who: Principal, match_id: str, number: int) -> Round
 def round_rows(db: Database, who: Principal, match_id: str) -> tuple[MatchState, list[RowMapping]]:
     """The match and all its rounds, for the sheet."""
     with db.read() as conn:
-        row = authorize(repository.get_match(conn, match_id), match_id, who, Permission.READ)
+        row = found(repository.get_match(conn, match_id), match_id)
         rows = list(repository.list_rounds(conn, match_id))
     return MatchState.load(row), rows
-

@@ -37,10 +37,15 @@ def sheet_csv(sheet: SheetRead) -> str:
     """The sheet as CSV: a heading row, a row per round, then ``total`` and ``owed`` rows."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\r\n")
-    writer.writerow(["round", "dealer", *sheet.columns])
+    writer.writerow(["round", "dealer", *(_cell_text(name) for name in sheet.columns)])
     for row in sheet.rows:
         writer.writerow([row.number, row.dealer, *row.cells])
     writer.writerow(["total", "", *sheet.totals])
     if sheet.owed is not None:
         writer.writerow(["owed", "", *sheet.owed])
     return out.getvalue()
+
+
+def _cell_text(text: str) -> str:
+    """Keep a name from being read as a formula by a spreadsheet (CSV injection)."""
+    return f"'{text}" if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text

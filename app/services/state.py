@@ -45,12 +45,19 @@ def state_to_json(state: SheetState) -> dict[str, Any]:
 
 
 def round_result(score: Score, cells: tuple[int, ...], state: SheetState) -> dict[str, Any]:
-    """The stored ``result`` of a round: its score and the sheet after it."""
+    """The stored ``result`` of a round: its score, its row, and the sheet after it.
+
+    ``sheet`` is the whole fold state (which a correction or undo resumes from);
+    ``totals`` and ``owed`` repeat the parts of it that clients read.
+    """
+    sheet = state_to_json(state)
     return {
         "net": list(score.net) if score.net is not None else None,
         "cells": list(cells),
         "breakdown": dict(score.breakdown),
-        **state_to_json(state),
+        "totals": sheet["totals"],
+        "owed": sheet["owed"],
+        "sheet": sheet,
     }
 
 
@@ -152,7 +159,7 @@ def match_read(state: MatchState) -> MatchRead:
     )
 
 
-def round_read(row: Mapping[str, Any]) -> RoundRead:
+def round_read(row: Mapping[str, Any] | RowMapping) -> RoundRead:
     """What GET /v1/matches/{id}/rounds/{number} answers."""
     return RoundRead(
         number=row["number"],

@@ -1,28 +1,28 @@
 """Liveness and readiness."""
 
 from fastapi import APIRouter
-from fastapi.responses import JSONResponse
 
 from app.api.deps import DbDep
+from app.api.problems import responses
+from app.schemas import HealthRead
 from app.services.health import readiness
 
 router = APIRouter(tags=["health"])
 
 
-@router.get("/healthz", name="healthz", summary="The process is up")
-async def healthz() -> dict[str, str]:
-    return {"status": "ok"}
+@router.get("/healthz", response_model=HealthRead, name="healthz", summary="The process is up")
+async def healthz() -> HealthRead:
+    """Answers as long as the process serves requests."""
+    return HealthRead(status="ok", detail="process up")
 
 
 @router.get(
     "/readyz",
+    response_model=HealthRead,
     name="readyz",
     summary="The database is reachable and its schema is at head",
-    responses={503: {"description": "Not ready"}},
+    responses=responses(503),
 )
-async def readyz(db: DbDep) -> JSONResponse:
-    ready, detail = readiness(db)
-    return JSONResponse(
-        {"status": "ok" if ready else "unavailable", "detail": detail},
-        status_code=200 if ready else 503,
-    )
+async def readyz(db: DbDep) -> HealthRead:
+    """503 `not_ready` while the database is unreachable or not migrated to head."""
+    return readiness(db)

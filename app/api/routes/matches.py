@@ -4,7 +4,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, Body, Request, Response
 
-from app.api.deps import DbDep, PrincipalDep
+from app.api.deps import DbDep, HostDep, PlayerDep, ReaderDep
 from app.api.etag import not_modified, set_etag
 from app.api.problems import responses
 from app.schemas import MatchCreate, MatchCreated, MatchRead, MatchUpdate
@@ -39,7 +39,7 @@ async def create_match(
     responses={304: {"description": "Not modified"}, **responses(401, 403, 404)},
 )
 async def get_match(
-    db: DbDep, who: PrincipalDep, match_id: str, request: Request, response: Response
+    db: DbDep, who: ReaderDep, match_id: str, request: Request, response: Response
 ) -> MatchRead | Response:
     """The match with its running totals; answers 304 to a current If-None-Match."""
     match = matches.get_match(db, who, match_id)
@@ -59,7 +59,7 @@ async def get_match(
     responses=responses(401, 403, 404, 409, 422),
 )
 async def update_match(
-    db: DbDep, who: PrincipalDep, match_id: str, body: MatchUpdate, response: Response
+    db: DbDep, who: HostDep, match_id: str, body: MatchUpdate, response: Response
 ) -> MatchRead:
     """Change the target, planned deals, kontra, first dealer, or player and team names."""
     match = matches.update_match(db, who, match_id, body)
@@ -74,7 +74,7 @@ async def update_match(
     summary="End the match (any player or the host)",
     responses=responses(401, 403, 404, 409),
 )
-async def end_match(db: DbDep, who: PrincipalDep, match_id: str, response: Response) -> MatchRead:
+async def end_match(db: DbDep, who: PlayerDep, match_id: str, response: Response) -> MatchRead:
     """Bank the sheet as it stands and name the winner."""
     match = matches.end_match(db, who, match_id)
     set_etag(response, match.version)

@@ -4,7 +4,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, Body, Path, Response
 
-from app.api.deps import DbDep, PrincipalDep
+from app.api.deps import DbDep, PlayerDep, ReaderDep
 from app.api.etag import set_etag
 from app.api.problems import responses
 from app.schemas import RoundBody, RoundList, RoundRead
@@ -25,7 +25,7 @@ RoundNumber = Annotated[int, Path(ge=1, le=1_000_000, description="1 for the fir
 )
 async def create_round(
     db: DbDep,
-    who: PrincipalDep,
+    who: PlayerDep,
     match_id: str,
     body: Annotated[RoundBody, Body()],
     response: Response,
@@ -44,7 +44,7 @@ async def create_round(
     summary="All rounds, in order",
     responses=responses(401, 403, 404),
 )
-async def list_rounds(db: DbDep, who: PrincipalDep, match_id: str) -> RoundList:
+async def list_rounds(db: DbDep, who: ReaderDep, match_id: str) -> RoundList:
     """Every round of the match with its input and result."""
     return rounds.list_rounds(db, who, match_id)
 
@@ -56,7 +56,7 @@ async def list_rounds(db: DbDep, who: PrincipalDep, match_id: str) -> RoundList:
     summary="Read one round",
     responses=responses(401, 403, 404, 422),
 )
-async def get_round(db: DbDep, who: PrincipalDep, match_id: str, number: RoundNumber) -> RoundRead:
+async def get_round(db: DbDep, who: ReaderDep, match_id: str, number: RoundNumber) -> RoundRead:
     """One round with its input and result."""
     return rounds.get_round(db, who, match_id, number)
 
@@ -70,7 +70,7 @@ async def get_round(db: DbDep, who: PrincipalDep, match_id: str, number: RoundNu
 )
 async def replace_round(
     db: DbDep,
-    who: PrincipalDep,
+    who: PlayerDep,
     match_id: str,
     number: RoundNumber,
     body: Annotated[RoundBody, Body()],
@@ -89,9 +89,7 @@ async def replace_round(
     summary="Remove the last round (undo)",
     responses=responses(401, 403, 404, 409, 422),
 )
-async def delete_round(
-    db: DbDep, who: PrincipalDep, match_id: str, number: RoundNumber
-) -> Response:
+async def delete_round(db: DbDep, who: PlayerDep, match_id: str, number: RoundNumber) -> Response:
     """Remove the last round; only the last round can be removed."""
     version = rounds.delete_round(db, who, match_id, number)
     response = Response(status_code=204)

@@ -2,7 +2,7 @@
 
 from fastapi import APIRouter, Request, Response
 
-from app.api.deps import DbDep, PrincipalDep
+from app.api.deps import DbDep, ReaderDep
 from app.api.etag import set_etag
 from app.api.problems import responses
 from app.schemas import SheetRead
@@ -22,7 +22,7 @@ router = APIRouter(prefix="/v1/matches/{match_id}/sheet", tags=["sheet"])
     },
 )
 async def get_sheet(
-    db: DbDep, who: PrincipalDep, match_id: str, request: Request, response: Response
+    db: DbDep, who: ReaderDep, match_id: str, request: Request, response: Response
 ) -> SheetRead | Response:
     """Headings, a row of cells per round, totals and owed amounts."""
     result, version = sheet.get_sheet(db, who, match_id)

@@ -1,0 +1,41 @@
+# Two commands set up a fresh machine (Python 3.11+ is all it needs):
+#   make run    install, migrate the SQLite database, serve the API on :8000
+#   make test   install and run the whole test suite
+PYTHON ?= python3
+UV_VERSION := 0.13.9
+TOOLS := .tools
+UV := $(TOOLS)/bin/uv
+VENV := .venv
+HOST ?= 127.0.0.1
+PORT ?= 8000
+WORKERS ?= 1
+
+.PHONY: install run migrate test lint format typecheck openapi check-openapi
+
+$(UV):
+	$(PYTHON) -m venv $(TOOLS)
+	$(TOOLS)/bin/pip install --quiet --disable-pip-version-check uv==$(UV_VERSION)
+
+install: $(UV)  ## Install the locked dependencies into .venv
+	$(UV) sync --frozen --python $(PYTHON) --quiet
+
+migrate: install  ## Migrate the database DATABASE_URL names (default: ./squarescores.db)
+	$(VENV)/bin/alembic upgrade head
+
+run: migrate  ## Serve the API on http://$(HOST):$(PORT)
+	$(VENV)/bin/uvicorn app.main:app --host $(HOST) --port $(PORT) --workers $(WORKERS)
+
+test: install  ## Run the whole test suite (SQLite and PostgreSQL)
+	$(VENV)/bin/python -m pytest
+
+lint: install  ## ruff (lint + format check) and mypy
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/mypy app
+
+format: install
+	$(VENV)/bin/ruff check --fix .
+	$(VENV)/bin/ruff format .
+
+openapi: install  ## Regenerate openapi/openapi.json from the app
+	$(VENV)/bin/python -m scripts.export_openapi

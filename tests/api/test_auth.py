@@ -1,0 +1,110 @@
+"""The 401/403/404 matrix of API.md: authenticate, find, authorize, in that order."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tests.api.helpers import PLAYERS, Table, amounts
+
+# (method, path under the match, body, roles allowed)
+OPERATIONS = [
+    ("GET", "", None, {"host", "player", "viewer"}),
+    ("PATCH", "", {"settings": {"kontra": False}}, {"host"}),
+    ("POST", "/rounds", amounts(2, -1, -1), {"host", "player"}),
+    ("GET", "/rounds", None, {"host", "player", "viewer"}),
+    ("GET", "/rounds/1", None, {"host", "player", "viewer"}),
+    ("PUT", "/rounds/1", amounts(4, -2, -2), {"host", "player"}),
+    ("GET", "/sheet", None, {"host", "player", "viewer"}),
+    ("DELETE", "/rounds/1", None, {"host", "player"}),
+    ("POST", "/end", None, {"host", "player"}),
+]
+SUCCESS = {"GET": 200, "PATCH": 200, "POST": 200, "PUT": 200, "DELETE": 204}
+
+
+def _call(table: Table, method: str, path: str, body: Any, token: str | None) -> Any:
+    headers = {"Authorization": f"Bearer {token}"} if token is not None else {}
+    return table.client.request(method, table.url + path, json=body, headers=headers)
+
+
+def _token(table: Table, role: str) -> str:
+    return str(table.tokens["players"][1] if role == "player" else table.tokens[role])
+
+
+@pytest.mark.parametrize(("method", "path", "body", "allowed"), OPERATIONS)
+@pytest.mark.parametrize("role", ["host", "player", "viewer"])
+def test_roles(
+    client: Any, method: str, path: str, body: Any, allowed: set[str], role: str
+) -> None:
+    table = Table(client, {"game": "asszorti", "players": PLAYERS})
+    table.round(amounts(2, -1, -1))
+    before = table.snapshot()
+    response = _call(table, method, path, body, _token(table, role))
+    if role in allowed:
+        expected = 201 if (method, path) == ("POST", "/rounds") else SUCCESS[method]
+        assert response.status_code == expected, response.text
+    else:
+        assert response.status_code == 403, response.text
+        assert response.json()["code"] == "forbidden"
+        assert table.snapshot() == before
+
+
+@pytest.mark.parametrize(("method", "path", "body", "allowed"), OPERATIONS)
+def test_missing_malformed_and_foreign_tokens(
+    client: Any, method: str, path: str, body: Any, allowed: set[str]
+) -> None:
+    table = Table(client, {"game": "asszorti", "players": PLAYERS})
+    other = Table(client, {"game": "asszorti", "players": PLAYERS})
+    table.round(amounts(2, -1, -1))
+    before = table.snapshot()
+    for token in (None, "", "garbage", "a.b", "x" * 500, table.tokens["host"] + "x"):
+        response = _call(table, method, path, body, token)
+        assert response.status_code == 401, (token, response.text)
+        assert response.json()["code"] == "unauthenticated"
+        assert response.headers["www-authenticate"] == "Bearer"
+    foreign = _call(table, method, path, body, other.tokens["host"])
+    assert foreign.status_code == 403
+    assert table.id not in foreign.text or foreign.json()["code"] == "forbidden"
+    assert "totals" not in foreign.json()
+    assert table.snapshot() == before
+
+
+@pytest.mark.parametrize(("method", "path", "body", "allowed"), OPERATIONS)
+def test_unknown_match_with_a_valid_token_is_404(
+    client: Any, method: str, path: str, body: Any, allowed: set[str]
+) -> None:
+    table = Table(client, {"game": "asszorti", "players": PLAYERS})
+    response = client.request(
+        method,
+        "/v1/matches/doesnotexist" + path,
+        json=body,
+        headers={"Authorization": f"Bearer {table.tokens['viewer']}"},
+    )
+    assert response.status_code == 404
+    assert response.json()["code"] == "match_not_found"
+
+
+def test_unauthenticated_comes_before_validation(table: Table) -> None:
+    response = table.client.post(table.url + "/rounds", json={"type": "nonsense"})
+    assert response.status_code == 401
+
+
+def test_forbidden_comes_before_validation(table: Table) -> None:
+    response = table.post("/rounds", {"type": "nonsense"}, who="viewer")
+    assert response.status_code == 403
+
+
+def test_token_in_query_string_is_not_accepted(table: Table) -> None:
+    response = table.client.get(table.url, params={"token": table.tokens["host"]})
+    assert response.status_code == 401
+
+
+def test_no_response_contains_a_token_hash(table: Table) -> None:
+    import hashlib
+
+    secret = table.tokens["host"].split(".")[1]
+    digest = hashlib.sha256(secret.encode()).hexdigest()
+    for path in ("", "/rounds", "/sheet"):
+        assert digest not in table.get(path).text
+    assert table.tokens["host"] not in table.get("").text

@@ -1,0 +1,44 @@
+"""The committed OpenAPI document is the one the app serves, and it is usable."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from scripts.export_openapi import PATH, render
+
+
+def test_committed_document_equals_what_the_app_serves(client: Any) -> None:
+    served = client.get("/openapi.json").json()
+    committed = json.loads(PATH.read_text(encoding="utf-8"))
+    assert committed == served, "run `make openapi` and commit openapi/openapi.json"
+    assert PATH.read_text(encoding="utf-8") == render()
+
+
+def test_operations_have_ids_tags_and_error_responses() -> None:
+    document = json.loads(PATH.read_text(encoding="utf-8"))
+    operation_ids = []
+    for path, item in document["paths"].items():
+        for method, operation in item.items():
+            operation_ids.append(operation["operationId"])
+            assert len(operation["tags"]) == 1, (method, path)
+            assert operation.get("summary"), (method, path)
+            if "{match_id}" in path:
+                assert {"401", "403", "404"} <= set(operation["responses"]), (method, path)
+            for status, response in operation["responses"].items():
+                if status.startswith(("4", "5")):
+                    assert "application/problem+json" in response.get("content", {}), (
+                        method,
+                        path,
+                        status,
+                    )
+    assert len(operation_ids) == len(set(operation_ids))
+    assert {"createMatch", "createRound", "getMatch", "getSheet", "endMatch"} <= set(operation_ids)
+
+
+def test_round_body_is_a_discriminated_union() -> None:
+    document = json.loads(PATH.read_text(encoding="utf-8"))
+    create = document["paths"]["/v1/matches/{match_id}/rounds"]["post"]
+    schema = create["requestBody"]["content"]["application/json"]["schema"]
+    assert schema["discriminator"]["propertyName"] == "type"
+    assert set(schema["discriminator"]["mapping"]) >= {"asszorti_hand", "asszorti_amounts"}
