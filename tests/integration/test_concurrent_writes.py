@@ -1,0 +1,46 @@
+"""Several writers at once: no "database is locked", no lost or duplicate round numbers."""
+
+from __future__ import annotations
+
+from concurrent.futures import ThreadPoolExecutor
+
+from app.db.engine import Database
+from app.games.asszorti import AsszortiAmounts
+from app.schemas import MATCH_CREATE_MODELS
+from app.services import matches, rounds
+from app.services.auth import Principal, Role
+from app.settings import Settings
+
+WRITERS = 6
+ROUNDS_EACH = 10
+
+
+def test_concurrent_writers_number_rounds_without_gaps(database_url: str) -> None:
+    settings = Settings(database_url=database_url, sqlite_busy_timeout_ms=10_000)
+    setup = Database(settings)
+    body = MATCH_CREATE_MODELS["asszorti"].model_validate(
+        {"game": "asszorti", "players": ["Anna", "Berta", "Csaba"]}
+    )
+    match_id = matches.create_match(setup, body).id
+    host = Principal(match_id=match_id, role=Role.HOST, seat=None)
+    hand = AsszortiAmounts(type="asszorti_amounts", amounts=[2, -1, -1])
+
+    def writer(_: int) -> list[int]:
+        db = Database(settings)  # an engine per writer: separate connections, as separate workers
+        try:
+            return [
+                rounds.add_round(db, host, match_id, hand)[0].number for _ in range(ROUNDS_EACH)
+            ]
+        finally:
+            db.dispose()
+
+    with ThreadPoolExecutor(WRITERS) as pool:
+        numbers = [n for batch in pool.map(writer, range(WRITERS)) for n in batch]
+
+    total = WRITERS * ROUNDS_EACH
+    assert sorted(numbers) == list(range(1, total + 1))
+    match = matches.get_match(setup, host, match_id)
+    assert match.round_count == total
+    assert match.version == total + 1
+    assert match.net == [2 * total, -total, -total]
+    setup.dispose()
