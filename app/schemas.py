@@ -65,13 +65,25 @@ else:
 
 
 def _settings_update() -> type[StrictModel]:
-    fields: dict[str, Any] = {}
+    """Every game's settings, each optional; the match's own game re-checks the result.
+
+    A setting several games share with different bounds (``first_dealer``)
+    accepts any of their shapes here.
+    """
+    shapes: dict[str, list[Any]] = {}
+    descriptions: dict[str, str | None] = {}
     for game in GAMES.values():
         for name, info in game.settings_model.model_fields.items():
             annotation: Any = info.annotation
             if info.metadata:
                 annotation = Annotated[(annotation, *info.metadata)]
-            fields.setdefault(name, (annotation | None, Field(None, description=info.description)))
+            if annotation not in shapes.setdefault(name, []):
+                shapes[name].append(annotation)
+            descriptions.setdefault(name, info.description)
+    fields: dict[str, Any] = {
+        name: (_union(options) | None, Field(None, description=descriptions[name]))
+        for name, options in shapes.items()
+    }
     model: type[StrictModel] = create_model("SettingsUpdate", __base__=StrictModel, **fields)
     return model
 

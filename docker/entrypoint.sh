@@ -1,0 +1,23 @@
+#!/bin/sh
+# Container entrypoint: migrate the database DATABASE_URL names, then serve.
+#
+# With arguments, runs them instead (e.g. `alembic current`, `alembic upgrade head`).
+# RUN_MIGRATIONS=0 skips `alembic upgrade head` (for when a separate job migrates).
+# WEB_CONCURRENCY sets the number of uvicorn worker processes (default 1).
+set -eu
+
+cd /app
+
+if [ "$#" -gt 0 ]; then
+    exec "$@"
+fi
+
+if [ "${RUN_MIGRATIONS:-1}" != "0" ]; then
+    alembic upgrade head
+fi
+
+# exec: uvicorn becomes PID 1 and receives SIGTERM/SIGINT directly.
+exec uvicorn app.main:app \
+    --host 0.0.0.0 \
+    --port 8000 \
+    --workers "${WEB_CONCURRENCY:-1}"
