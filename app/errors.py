@@ -6,6 +6,7 @@ problem details.
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from app.games.base import Loc
 
@@ -33,6 +34,19 @@ class ServiceError(Exception):
         self.errors = tuple(errors)
         if code is not None:
             self.code = code
+
+    def problem(self) -> dict[str, Any]:
+        """The RFC 9457 problem body of this error."""
+        body: dict[str, Any] = {
+            "type": "about:blank",
+            "title": self.title,
+            "status": self.status,
+            "detail": self.detail,
+            "code": self.code,
+        }
+        if self.errors:
+            body["errors"] = [{"loc": list(e.loc), "message": e.message} for e in self.errors]
+        return body
 
 
 class Unauthenticated(ServiceError):
@@ -81,3 +95,19 @@ class PreconditionFailed(ServiceError):
 
 class NotReady(ServiceError):
     status, code, title = 503, "not_ready", "Not ready to serve"
+
+
+class IdempotencyKeyReused(ServiceError):
+    status, code, title = (
+        422,
+        "idempotency_key_reused",
+        "Idempotency-Key reused with another request",
+    )
+
+
+class IdempotencyKeyInFlight(ServiceError):
+    status, code, title = 409, "idempotency_key_in_flight", "A request with this key is in flight"
+
+
+class InvalidHeader(ServiceError):
+    status, code, title = 422, "invalid_header", "A request header is not valid"

@@ -195,6 +195,22 @@ class RoundRead(Read):
     updated_at: datetime
 
 
+class RoundRevisionRead(Read):
+    """One input a round number held: entered, corrected, or removed (input null)."""
+
+    revision: int
+    action: Literal["entered", "corrected", "removed"]
+    type: str | None
+    input: RoundBody | None
+    by: str = Field(description="who did it: host or seat:N")
+    recorded_at: datetime
+
+
+class RoundHistory(Read):
+    number: int
+    items: list[RoundRevisionRead]
+
+
 class RoundList(Read):
     items: list[RoundRead]
 

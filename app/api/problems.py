@@ -104,11 +104,10 @@ async def _validation_error(_: Request, exc: Exception) -> JSONResponse:
 
 async def _service_error(_: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, ServiceError)
-    errors = None
-    if exc.errors:
-        errors = [{"loc": list(e.loc), "message": e.message} for e in exc.errors]
     headers = {"WWW-Authenticate": "Bearer"} if exc.status == 401 else None
-    return problem(exc.status, exc.code, exc.title, exc.detail, errors=errors, headers=headers)
+    return JSONResponse(
+        exc.problem(), status_code=exc.status, media_type=PROBLEM_JSON, headers=headers
+    )
 
 
 async def _http_error(_: Request, exc: Exception) -> JSONResponse:

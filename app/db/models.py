@@ -110,3 +110,45 @@ class Credential(SQLModel, table=True):
 MATCH: Table = Match.__table__  # type: ignore[attr-defined]
 ROUND: Table = Round.__table__  # type: ignore[attr-defined]
 CREDENTIAL: Table = Credential.__table__  # type: ignore[attr-defined]
+
+
+class IdempotencyKey(SQLModel, table=True):
+    """The first response to a POST sent with an Idempotency-Key, for replays.
+
+    ``scope`` is the match id (empty for match creation). The row is inserted in
+    the same transaction as the write it guards, so a key and its effect commit
+    or vanish together.
+    """
+
+    __tablename__ = "idempotency_key"
+    __table_args__ = (Index(None, "created_at"),)
+
+    scope: str = Field(sa_column=Column(String(32), primary_key=True))
+    key: str = Field(sa_column=Column(String(255), primary_key=True))
+    fingerprint: str = Field(max_length=64)
+    status: int
+    body: dict[str, Any] | None = _json(nullable=True)
+    headers: dict[str, Any] | None = _json(nullable=True)
+    created_at: datetime = _utc()
+
+
+class RoundRevision(SQLModel, table=True):
+    """Every input a round number has held: entered, corrected, removed. Never updated."""
+
+    __tablename__ = "round_revision"
+    __table_args__ = (Index(None, "match_id", "number"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    match_id: str = Field(
+        sa_column=Column(String(32), ForeignKey("match.id", ondelete="CASCADE"), nullable=False)
+    )
+    number: int
+    action: str = Field(max_length=16)
+    type: str | None = Field(default=None, max_length=32)
+    input: dict[str, Any] | None = _json(nullable=True)
+    by: str = Field(max_length=16)
+    recorded_at: datetime = _utc()
+
+
+IDEMPOTENCY_KEY: Table = IdempotencyKey.__table__  # type: ignore[attr-defined]
+ROUND_REVISION: Table = RoundRevision.__table__  # type: ignore[attr-defined]

@@ -1,11 +1,14 @@
 """Every query the service runs. Functions take a connection and never commit."""
 
 from collections.abc import Iterable, Mapping, Sequence
+from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Connection, RowMapping, delete, insert, select, update
+from sqlalchemy import Connection, RowMapping, delete, insert, select, tuple_, update
+from sqlalchemy.dialects.postgresql import insert as postgresql_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 
-from app.db.models import CREDENTIAL, MATCH, ROUND
+from app.db.models import CREDENTIAL, IDEMPOTENCY_KEY, MATCH, ROUND, ROUND_REVISION
 
 
 def insert_match(conn: Connection, values: Mapping[str, Any]) -> None:
@@ -58,3 +61,56 @@ def update_round(conn: Connection, round_id: int, values: Mapping[str, Any]) -> 
 
 def delete_round(conn: Connection, match_id: str, number: int) -> None:
     conn.execute(delete(ROUND).where(ROUND.c.match_id == match_id, ROUND.c.number == number))
+
+
+def claim_idempotency_key(conn: Connection, values: Mapping[str, Any]) -> bool:
+    """Insert the key if it is new; False when it exists (PostgreSQL waits for a concurrent
+    claim of the same key to commit or roll back before answering)."""
+    dialect_insert = postgresql_insert if conn.dialect.name == "postgresql" else sqlite_insert
+    statement = dialect_insert(IDEMPOTENCY_KEY).values(**values).on_conflict_do_nothing()
+    return bool(conn.execute(statement).rowcount == 1)
+
+
+def get_idempotency_key(conn: Connection, scope: str, key: str) -> RowMapping | None:
+    query = select(IDEMPOTENCY_KEY).where(
+        IDEMPOTENCY_KEY.c.scope == scope, IDEMPOTENCY_KEY.c.key == key
+    )
+    return conn.execute(query).mappings().first()
+
+
+def update_idempotency_key(
+    conn: Connection, scope: str, key: str, values: Mapping[str, Any]
+) -> None:
+    conn.execute(
+        update(IDEMPOTENCY_KEY)
+        .where(IDEMPOTENCY_KEY.c.scope == scope, IDEMPOTENCY_KEY.c.key == key)
+        .values(**values)
+    )
+
+
+def delete_idempotency_keys_before(conn: Connection, cutoff: datetime, *, limit: int) -> None:
+    """Forget up to ``limit`` keys created before ``cutoff``."""
+    old = (
+        select(IDEMPOTENCY_KEY.c.scope, IDEMPOTENCY_KEY.c.key)
+        .where(IDEMPOTENCY_KEY.c.created_at < cutoff)
+        .limit(limit)
+    )
+    conn.execute(
+        delete(IDEMPOTENCY_KEY).where(
+            tuple_(IDEMPOTENCY_KEY.c.scope, IDEMPOTENCY_KEY.c.key).in_(old)
+        )
+    )
+
+
+def insert_revision(conn: Connection, values: Mapping[str, Any]) -> None:
+    conn.execute(insert(ROUND_REVISION), [dict(values)])
+
+
+def list_revisions(conn: Connection, match_id: str, number: int) -> Sequence[RowMapping]:
+    """Every input round ``number`` has held, oldest first."""
+    query = (
+        select(ROUND_REVISION)
+        .where(ROUND_REVISION.c.match_id == match_id, ROUND_REVISION.c.number == number)
+        .order_by(ROUND_REVISION.c.id)
+    )
+    return conn.execute(query).mappings().all()

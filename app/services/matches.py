@@ -6,15 +6,24 @@ import uuid
 from typing import Any
 
 from pydantic import ValidationError
+from sqlalchemy import Connection
 
 from app.db import repository
 from app.db.engine import Database
-from app.errors import FieldError, InvalidInput, MatchEnded, SettingLocked
+from app.errors import FieldError, InvalidInput, SettingLocked
 from app.games import GAMES
 from app.games.base import GameRuleError, SettingConflict, StrictModel
 from app.schemas import MatchCreated, MatchRead, MatchStatus, MatchUpdate, Tokens
-from app.services.auth import Principal, found, new_credentials
+from app.services.auth import found, new_credentials
 from app.services.state import MatchState, match_read, state_to_json, status_of, utcnow, winner_of
+from app.services.writes import (
+    WriteRequest,
+    Written,
+    check_writable,
+    etag,
+    lock_match,
+    run_write,
+)
 
 
 def rule_error(error: GameRuleError, *prefix: str | int) -> InvalidInput:
@@ -24,8 +33,18 @@ def rule_error(error: GameRuleError, *prefix: str | int) -> InvalidInput:
     )
 
 
-def create_match(db: Database, body: Any) -> MatchCreated:
-    """Create a match with its tokens; the tokens are never shown again."""
+def _match_written(conn: Connection, match_id: str, status: int = 200) -> Written:
+    row = found(repository.get_match(conn, match_id), match_id)
+    match = match_read(MatchState.load(row))
+    return Written(status=status, body=match.model_dump(mode="json"), headers=_etag(match))
+
+
+def _etag(match: MatchRead) -> dict[str, str]:
+    return {"ETag": etag(match.version)}
+
+
+def create_match(db: Database, request: WriteRequest, body: Any) -> Written:
+    """Create a match with its tokens; the tokens are shown in this response only."""
     game = GAMES[body.game]
     players = list(body.players)
     try:
@@ -33,58 +52,62 @@ def create_match(db: Database, body: Any) -> MatchCreated:
     except GameRuleError as error:
         raise rule_error(error) from None
     team_names = getattr(body, "team_names", None)
-    now = utcnow()
-    match_id = uuid.uuid4().hex
     settings = body.settings
     sheet = game.initial_state()
     status = status_of(game, settings, sheet, 0)
-    values = {
-        "id": match_id,
-        "game": game.name,
-        "status": status.value,
-        "players": players,
-        "team_names": list(team_names) if team_names is not None else None,
-        "settings": settings.model_dump(mode="json"),
-        "version": 1,
-        "round_count": 0,
-        "sheet": state_to_json(sheet),
-        "winner": winner_of(game, settings, sheet, status),
-        "created_at": now,
-        "updated_at": now,
-        "ended_at": None,
-        "ended_by": None,
-    }
-    tokens, credential_rows = new_credentials(match_id, game.seat_count)
-    with db.write() as conn:
-        repository.insert_match(conn, values)
+
+    def work(conn: Connection) -> Written:
+        now = utcnow()
+        match_id = uuid.uuid4().hex
+        repository.insert_match(
+            conn,
+            {
+                "id": match_id,
+                "game": game.name,
+                "status": status.value,
+                "players": players,
+                "team_names": list(team_names) if team_names is not None else None,
+                "settings": settings.model_dump(mode="json"),
+                "version": 1,
+                "round_count": 0,
+                "sheet": state_to_json(sheet),
+                "winner": winner_of(game, settings, sheet, status),
+                "created_at": now,
+                "updated_at": now,
+                "ended_at": None,
+                "ended_by": None,
+            },
+        )
+        tokens, credential_rows = new_credentials(match_id, game.seat_count)
         repository.insert_credentials(conn, credential_rows)
-        row = repository.get_match(conn, match_id)
-    assert row is not None
-    match = match_read(MatchState.load(row))
-    return MatchCreated(**dict(match), tokens=Tokens(**tokens))
+        row = found(repository.get_match(conn, match_id), match_id)
+        match = match_read(MatchState.load(row))
+        created = MatchCreated(**dict(match), tokens=Tokens(**tokens))
+        return Written(
+            status=201,
+            body=created.model_dump(mode="json"),
+            headers={"Location": f"/v1/matches/{match_id}", **_etag(match)},
+        )
+
+    return run_write(db, request, work)
 
 
-def get_match(db: Database, who: Principal, match_id: str) -> MatchRead:
+def get_match(db: Database, match_id: str) -> MatchRead:
     with db.read() as conn:
         row = found(repository.get_match(conn, match_id), match_id)
     return match_read(MatchState.load(row))
 
 
-def update_match(db: Database, who: Principal, match_id: str, body: MatchUpdate) -> MatchRead:
+def update_match(db: Database, request: WriteRequest, match_id: str, body: MatchUpdate) -> Written:
     """Change settings or names; the status is re-evaluated against the new settings."""
-    with db.write() as conn:
-        row = repository.get_match(conn, match_id, for_update=True)
-        state = MatchState.load(found(row, match_id))
-        if state.status is MatchStatus.ENDED:
-            raise MatchEnded("an ended match cannot change")
+
+    def work(conn: Connection) -> Written:
+        state = lock_match(conn, match_id)
         game = state.game
         values: dict[str, Any] = {}
+        settings = None
         if body.settings is not None:
-            settings = _changed_settings(state, body.settings)
-            values["settings"] = settings.model_dump(mode="json")
-            status = status_of(game, settings, state.sheet, state.round_count)
-            values["status"] = status.value
-            values["winner"] = winner_of(game, settings, state.sheet, status)
+            settings = _validated_settings(state, body.settings)
         if body.players is not None:
             try:
                 game.validate_players(body.players)
@@ -98,14 +121,21 @@ def update_match(db: Database, who: Principal, match_id: str, body: MatchUpdate)
                 )
                 raise InvalidInput(message, errors=[FieldError(("body", "team_names"), message)])
             values["team_names"] = list(body.team_names)
+        check_writable(state, request)
+        if settings is not None:
+            _check_settings_change(state, settings)
+            values["settings"] = settings.model_dump(mode="json")
+            status = status_of(game, settings, state.sheet, state.round_count)
+            values["status"] = status.value
+            values["winner"] = winner_of(game, settings, state.sheet, status)
         values.update(version=state.row["version"] + 1, updated_at=utcnow())
         repository.update_match(conn, match_id, values)
-        row = repository.get_match(conn, match_id)
-    assert row is not None
-    return match_read(MatchState.load(row))
+        return _match_written(conn, match_id)
+
+    return run_write(db, request, work)
 
 
-def _changed_settings(state: MatchState, patch: StrictModel) -> StrictModel:
+def _validated_settings(state: MatchState, patch: StrictModel) -> StrictModel:
     game, old = state.game, state.settings
     sent = patch.model_dump(exclude_unset=True)
     unknown = sorted(set(sent) - set(game.settings_model.model_fields))
@@ -113,29 +143,32 @@ def _changed_settings(state: MatchState, patch: StrictModel) -> StrictModel:
         message = f"{unknown[0]!r} is not a setting of {game.title}"
         raise InvalidInput(message, errors=[FieldError(("body", "settings", unknown[0]), message)])
     try:
-        new = game.settings_model.model_validate({**old.model_dump(), **sent})
+        return game.settings_model.model_validate({**old.model_dump(), **sent})
     except ValidationError as error:
         raise InvalidInput(
             "invalid settings",
             errors=[FieldError(("body", "settings", *e["loc"]), e["msg"]) for e in error.errors()],
         ) from None
+
+
+def _check_settings_change(state: MatchState, new: StrictModel) -> None:
+    old = state.settings
     first_dealer = getattr(new, "first_dealer", None)
     if first_dealer != getattr(old, "first_dealer", None) and state.round_count > 0:
         raise SettingLocked("first_dealer can only change before round 1")
     try:
-        game.check_settings_change(old, new, state.sheet, state.round_count)
+        state.game.check_settings_change(old, new, state.sheet, state.round_count)
     except SettingConflict as error:
         raise SettingLocked(error.message, code=error.code) from None
-    return new
 
 
-def end_match(db: Database, who: Principal, match_id: str) -> MatchRead:
-    """End match: bank the sheet as it stands and name the winner."""
-    with db.write() as conn:
-        row = repository.get_match(conn, match_id, for_update=True)
-        state = MatchState.load(found(row, match_id))
-        if state.status is MatchStatus.ENDED:
-            raise MatchEnded("the match has already ended")
+def end_match(db: Database, request: WriteRequest, match_id: str) -> Written:
+    """End match: bank the sheet as it stands, name the winner, record who ended it."""
+    assert request.who is not None
+
+    def work(conn: Connection) -> Written:
+        state = lock_match(conn, match_id)
+        check_writable(state, request)
         now = utcnow()
         repository.update_match(
             conn,
@@ -144,11 +177,11 @@ def end_match(db: Database, who: Principal, match_id: str) -> MatchRead:
                 "status": MatchStatus.ENDED.value,
                 "winner": winner_of(state.game, state.settings, state.sheet, MatchStatus.ENDED),
                 "ended_at": now,
-                "ended_by": who.label,
+                "ended_by": request.who.label,  # type: ignore[union-attr]
                 "updated_at": now,
                 "version": state.row["version"] + 1,
             },
         )
-        row = repository.get_match(conn, match_id)
-    assert row is not None
-    return match_read(MatchState.load(row))
+        return _match_written(conn, match_id)
+
+    return run_write(db, request, work)

@@ -7,13 +7,12 @@ import io
 
 from app.db.engine import Database
 from app.schemas import SheetRead, SheetRow
-from app.services.auth import Principal
 from app.services.rounds import round_rows
 
 
-def get_sheet(db: Database, who: Principal, match_id: str) -> tuple[SheetRead, int]:
+def get_sheet(db: Database, match_id: str) -> tuple[SheetRead, int]:
     """Column headings, one row of cells per round, then totals; and the match version."""
-    state, rows = round_rows(db, who, match_id)
+    state, rows = round_rows(db, match_id)
     sheet = state.sheet
     result = SheetRead(
         columns=state.game.columns(state.row["players"], state.row["team_names"]),

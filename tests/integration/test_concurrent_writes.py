@@ -9,6 +9,7 @@ from app.games.asszorti import AsszortiAmounts
 from app.schemas import MATCH_CREATE_MODELS
 from app.services import matches, rounds
 from app.services.auth import Principal, Role
+from app.services.writes import WriteRequest
 from app.settings import Settings
 
 WRITERS = 6
@@ -21,15 +22,18 @@ def test_concurrent_writers_number_rounds_without_gaps(database_url: str) -> Non
     body = MATCH_CREATE_MODELS["asszorti"].model_validate(
         {"game": "asszorti", "players": ["Anna", "Berta", "Csaba"]}
     )
-    match_id = matches.create_match(setup, body).id
-    host = Principal(match_id=match_id, role=Role.HOST, seat=None)
+    created = matches.create_match(setup, WriteRequest(), body)
+    assert created.body is not None
+    match_id = created.body["id"]
+    host = WriteRequest(who=Principal(match_id=match_id, role=Role.HOST, seat=None))
     hand = AsszortiAmounts(type="asszorti_amounts", amounts=[2, -1, -1])
 
     def writer(_: int) -> list[int]:
         db = Database(settings)  # an engine per writer: separate connections, as separate workers
         try:
             return [
-                rounds.add_round(db, host, match_id, hand)[0].number for _ in range(ROUNDS_EACH)
+                rounds.add_round(db, host, match_id, hand).body["number"]  # type: ignore[index]
+                for _ in range(ROUNDS_EACH)
             ]
         finally:
             db.dispose()
@@ -39,7 +43,7 @@ def test_concurrent_writers_number_rounds_without_gaps(database_url: str) -> Non
 
     total = WRITERS * ROUNDS_EACH
     assert sorted(numbers) == list(range(1, total + 1))
-    match = matches.get_match(setup, host, match_id)
+    match = matches.get_match(setup, match_id)
     assert match.round_count == total
     assert match.version == total + 1
     assert match.net == [2 * total, -total, -total]

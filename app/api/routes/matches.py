@@ -6,11 +6,15 @@ from fastapi import APIRouter, Body, Request, Response
 
 from app.api.deps import DbDep, HostDep, PlayerDep, ReaderDep
 from app.api.etag import not_modified, set_etag
+from app.api.headers import IdempotencyKeyDep, IfMatchDep, to_response
 from app.api.problems import responses
 from app.schemas import MatchCreate, MatchCreated, MatchRead, MatchUpdate
 from app.services import matches
+from app.services.writes import Once, WriteRequest
 
 router = APIRouter(prefix="/v1/matches", tags=["matches"])
+
+REPLAYABLE = {"Idempotent-Replayed": {"description": "true when this is a replayed response"}}
 
 
 @router.post(
@@ -19,16 +23,14 @@ router = APIRouter(prefix="/v1/matches", tags=["matches"])
     response_model=MatchCreated,
     name="createMatch",
     summary="Create a match and its tokens",
-    responses=responses(413, 422),
+    responses={201: {"headers": REPLAYABLE}, **responses(409, 413, 422)},
 )
 async def create_match(
-    db: DbDep, response: Response, body: Annotated[MatchCreate, Body()]
-) -> MatchCreated:
+    db: DbDep, key: IdempotencyKeyDep, body: Annotated[MatchCreate, Body()]
+) -> Response:
     """Create a match. The response carries the host, player and viewer tokens, once."""
-    created = matches.create_match(db, body)
-    response.headers["Location"] = f"/v1/matches/{created.id}"
-    set_etag(response, created.version)
-    return created
+    once = Once.of(key, scope="", request="POST /v1/matches", body=body.model_dump(mode="json"))
+    return to_response(matches.create_match(db, WriteRequest(once=once), body))
 
 
 @router.get(
@@ -42,7 +44,7 @@ async def get_match(
     db: DbDep, who: ReaderDep, match_id: str, request: Request, response: Response
 ) -> MatchRead | Response:
     """The match with its running totals; answers 304 to a current If-None-Match."""
-    match = matches.get_match(db, who, match_id)
+    match = matches.get_match(db, match_id)
     if not_modified(request, match.version):
         unchanged = Response(status_code=304)
         set_etag(unchanged, match.version)
@@ -56,15 +58,14 @@ async def get_match(
     response_model=MatchRead,
     name="updateMatch",
     summary="Change settings or names (host only)",
-    responses=responses(401, 403, 404, 409, 422),
+    responses=responses(401, 403, 404, 409, 412, 422),
 )
 async def update_match(
-    db: DbDep, who: HostDep, match_id: str, body: MatchUpdate, response: Response
-) -> MatchRead:
+    db: DbDep, who: HostDep, match_id: str, versions: IfMatchDep, body: MatchUpdate
+) -> Response:
     """Change the target, planned deals, kontra, first dealer, or player and team names."""
-    match = matches.update_match(db, who, match_id, body)
-    set_etag(response, match.version)
-    return match
+    request = WriteRequest(who=who, expected_versions=versions)
+    return to_response(matches.update_match(db, request, match_id, body))
 
 
 @router.post(
@@ -72,10 +73,12 @@ async def update_match(
     response_model=MatchRead,
     name="endMatch",
     summary="End the match (any player or the host)",
-    responses=responses(401, 403, 404, 409),
+    responses={200: {"headers": REPLAYABLE}, **responses(401, 403, 404, 409, 412, 422)},
 )
-async def end_match(db: DbDep, who: PlayerDep, match_id: str, response: Response) -> MatchRead:
-    """Bank the sheet as it stands and name the winner."""
-    match = matches.end_match(db, who, match_id)
-    set_etag(response, match.version)
-    return match
+async def end_match(
+    db: DbDep, who: PlayerDep, match_id: str, versions: IfMatchDep, key: IdempotencyKeyDep
+) -> Response:
+    """Bank the sheet as it stands, name the winner and record who ended the match."""
+    once = Once.of(key, scope=match_id, request="POST end", body=None)
+    request = WriteRequest(who=who, expected_versions=versions, once=once)
+    return to_response(matches.end_match(db, request, match_id))

@@ -1,18 +1,20 @@
-"""Rounds: enter, list, read, correct, remove the last."""
+"""Rounds: enter, list, read, correct, remove the last, history."""
 
 from typing import Annotated
 
 from fastapi import APIRouter, Body, Path, Response
 
 from app.api.deps import DbDep, PlayerDep, ReaderDep
-from app.api.etag import set_etag
+from app.api.headers import IdempotencyKeyDep, IfMatchDep, to_response
 from app.api.problems import responses
-from app.schemas import RoundBody, RoundList, RoundRead
+from app.schemas import RoundBody, RoundHistory, RoundList, RoundRead
 from app.services import rounds
+from app.services.writes import Once, WriteRequest
 
 router = APIRouter(prefix="/v1/matches/{match_id}/rounds", tags=["rounds"])
 
 RoundNumber = Annotated[int, Path(ge=1, le=1_000_000, description="1 for the first round")]
+REPLAYABLE = {"Idempotent-Replayed": {"description": "true when this is a replayed response"}}
 
 
 @router.post(
@@ -21,20 +23,20 @@ RoundNumber = Annotated[int, Path(ge=1, le=1_000_000, description="1 for the fir
     response_model=RoundRead,
     name="createRound",
     summary="Enter the next round",
-    responses=responses(401, 403, 404, 409, 413, 422),
+    responses={201: {"headers": REPLAYABLE}, **responses(401, 403, 404, 409, 412, 413, 422)},
 )
 async def create_round(
     db: DbDep,
     who: PlayerDep,
     match_id: str,
+    versions: IfMatchDep,
+    key: IdempotencyKeyDep,
     body: Annotated[RoundBody, Body()],
-    response: Response,
-) -> RoundRead:
+) -> Response:
     """Score a round as the table entered it and add it to the sheet."""
-    created, version = rounds.add_round(db, who, match_id, body)
-    response.headers["Location"] = f"/v1/matches/{match_id}/rounds/{created.number}"
-    set_etag(response, version)
-    return created
+    once = Once.of(key, scope=match_id, request="POST rounds", body=body.model_dump(mode="json"))
+    request = WriteRequest(who=who, expected_versions=versions, once=once)
+    return to_response(rounds.add_round(db, request, match_id, body))
 
 
 @router.get(
@@ -46,7 +48,7 @@ async def create_round(
 )
 async def list_rounds(db: DbDep, who: ReaderDep, match_id: str) -> RoundList:
     """Every round of the match with its input and result."""
-    return rounds.list_rounds(db, who, match_id)
+    return rounds.list_rounds(db, match_id)
 
 
 @router.get(
@@ -58,7 +60,21 @@ async def list_rounds(db: DbDep, who: ReaderDep, match_id: str) -> RoundList:
 )
 async def get_round(db: DbDep, who: ReaderDep, match_id: str, number: RoundNumber) -> RoundRead:
     """One round with its input and result."""
-    return rounds.get_round(db, who, match_id, number)
+    return rounds.get_round(db, match_id, number)
+
+
+@router.get(
+    "/{number}/history",
+    response_model=RoundHistory,
+    name="getRoundHistory",
+    summary="Every input a round has held",
+    responses=responses(401, 403, 404, 422),
+)
+async def get_round_history(
+    db: DbDep, who: ReaderDep, match_id: str, number: RoundNumber
+) -> RoundHistory:
+    """Each entry, correction and removal of this round number, who made it and when."""
+    return rounds.round_history(db, match_id, number)
 
 
 @router.put(
@@ -66,20 +82,19 @@ async def get_round(db: DbDep, who: ReaderDep, match_id: str, number: RoundNumbe
     response_model=RoundRead,
     name="replaceRound",
     summary="Correct a round",
-    responses=responses(401, 403, 404, 409, 413, 422),
+    responses=responses(401, 403, 404, 409, 412, 413, 422),
 )
 async def replace_round(
     db: DbDep,
     who: PlayerDep,
     match_id: str,
     number: RoundNumber,
+    versions: IfMatchDep,
     body: Annotated[RoundBody, Body()],
-    response: Response,
-) -> RoundRead:
+) -> Response:
     """Replace a round's input; every later row of the sheet is recomputed."""
-    replaced, version = rounds.replace_round(db, who, match_id, number, body)
-    set_etag(response, version)
-    return replaced
+    request = WriteRequest(who=who, expected_versions=versions)
+    return to_response(rounds.replace_round(db, request, match_id, number, body))
 
 
 @router.delete(
@@ -87,11 +102,11 @@ async def replace_round(
     status_code=204,
     name="deleteRound",
     summary="Remove the last round (undo)",
-    responses=responses(401, 403, 404, 409, 422),
+    responses=responses(401, 403, 404, 409, 412, 422),
 )
-async def delete_round(db: DbDep, who: PlayerDep, match_id: str, number: RoundNumber) -> Response:
-    """Remove the last round; only the last round can be removed."""
-    version = rounds.delete_round(db, who, match_id, number)
-    response = Response(status_code=204)
-    set_etag(response, version)
-    return response
+async def delete_round(
+    db: DbDep, who: PlayerDep, match_id: str, number: RoundNumber, versions: IfMatchDep
+) -> Response:
+    """Remove the last round; only the last round can be removed. Its history is kept."""
+    request = WriteRequest(who=who, expected_versions=versions)
+    return to_response(rounds.delete_round(db, request, match_id, number))

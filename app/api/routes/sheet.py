@@ -25,7 +25,7 @@ async def get_sheet(
     db: DbDep, who: ReaderDep, match_id: str, request: Request, response: Response
 ) -> SheetRead | Response:
     """Headings, a row of cells per round, totals and owed amounts."""
-    result, version = sheet.get_sheet(db, who, match_id)
+    result, version = sheet.get_sheet(db, match_id)
     if _wants_csv(request.headers.get("accept", "")):
         csv_response = Response(sheet.sheet_csv(result), media_type="text/csv")
         set_etag(csv_response, version)

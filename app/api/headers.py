@@ -1,0 +1,81 @@
+"""The write headers: Idempotency-Key and If-Match, checked before anything runs."""
+
+from __future__ import annotations
+
+import re
+from typing import Annotated
+
+from fastapi import Depends, Header
+from fastapi.responses import JSONResponse, Response
+
+from app.api.problems import PROBLEM_JSON
+from app.errors import FieldError, InvalidHeader
+from app.services.writes import Written
+
+MAX_KEY_LENGTH = 255
+_PRINTABLE = re.compile(r"[\x21-\x7e]([\x20-\x7e]*[\x21-\x7e])?")
+_STRONG_ETAG = re.compile(r'"v(\d{1,18})"|"[\x21\x23-\x7e]*"')
+
+
+def _bad(header: str, message: str) -> InvalidHeader:
+    return InvalidHeader(f"{header}: {message}", errors=[FieldError(("header", header), message)])
+
+
+async def idempotency_key(
+    key: Annotated[
+        str | None,
+        Header(
+            alias="Idempotency-Key",
+            description="Any unique string (a UUID is best), 1-255 printable ASCII characters. "
+            "A retry with the same key and body replays the first response.",
+        ),
+    ] = None,
+) -> str | None:
+    if key is None:
+        return None
+    if not 1 <= len(key) <= MAX_KEY_LENGTH or not _PRINTABLE.fullmatch(key):
+        raise _bad("Idempotency-Key", f"must be 1 to {MAX_KEY_LENGTH} printable ASCII characters")
+    return key
+
+
+async def if_match(
+    value: Annotated[
+        str | None,
+        Header(
+            alias="If-Match",
+            description='The ETag of the match as last read (e.g. "v7"), or *. '
+            "A stale one is answered 412 and nothing is written.",
+        ),
+    ] = None,
+) -> frozenset[int] | None:
+    """The match versions If-Match accepts; None when absent or ``*``."""
+    if value is None or value.strip() == "*":
+        return None
+    versions: set[int] = set()
+    for part in value.split(","):
+        tag = part.strip()
+        if tag.startswith("W/"):
+            raise _bad("If-Match", "a weak ETag cannot be used for a write; send the strong one")
+        match = _STRONG_ETAG.fullmatch(tag)
+        if match is None:
+            raise _bad("If-Match", f'{tag!r} is not an entity tag (a quoted string such as "v7")')
+        if match.group(1) is not None:
+            versions.add(int(match.group(1)))
+    return frozenset(versions)
+
+
+IdempotencyKeyDep = Annotated[str | None, Depends(idempotency_key)]
+IfMatchDep = Annotated[frozenset[int] | None, Depends(if_match)]
+
+
+def to_response(written: Written) -> Response:
+    """The HTTP response of a write, first time or replayed."""
+    headers = dict(written.headers)
+    if written.replayed:
+        headers["Idempotent-Replayed"] = "true"
+    if written.body is None:
+        return Response(status_code=written.status, headers=headers)
+    media_type = PROBLEM_JSON if written.status >= 400 else "application/json"
+    return JSONResponse(
+        written.body, status_code=written.status, headers=headers, media_type=media_type
+    )

@@ -1,0 +1,162 @@
+"""How every write runs: one transaction, its Idempotency-Key claimed inside it,
+the If-Match precondition checked under the match lock.
+
+A write's outcome is kept as the client saw it (status, body, headers) so that
+a retry with the same key can be answered with exactly the first response.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import timedelta
+from typing import Any
+
+from sqlalchemy import Connection, RowMapping
+
+from app.db import repository
+from app.db.engine import Database
+from app.errors import (
+    IdempotencyKeyInFlight,
+    IdempotencyKeyReused,
+    MatchEnded,
+    PreconditionFailed,
+    ServiceError,
+)
+from app.schemas import MatchStatus
+from app.services.auth import Principal, found
+from app.services.state import MatchState, utcnow
+
+KEY_TTL = timedelta(hours=24)
+PRUNE_BATCH = 500
+IN_FLIGHT = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Once:
+    """An Idempotency-Key, where it applies, and the request it was first sent with."""
+
+    scope: str
+    key: str
+    fingerprint: str
+
+    @classmethod
+    def of(cls, key: str | None, *, scope: str, request: str, body: Any) -> Once | None:
+        """The key of a request, or None when the client sent none."""
+        if key is None:
+            return None
+        canonical = json.dumps(body, sort_keys=True, separators=(",", ":"), default=str)
+        digest = hashlib.sha256(f"{request}\n{canonical}".encode()).hexdigest()
+        return cls(scope=scope, key=key, fingerprint=digest)
+
+
+@dataclass(frozen=True, slots=True)
+class WriteRequest:
+    """What a write carries besides its body."""
+
+    who: Principal | None = None
+    expected_versions: frozenset[int] | None = None
+    once: Once | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Written:
+    """A write's outcome as the client sees it; ``replayed`` when it came from the key store."""
+
+    status: int
+    body: dict[str, Any] | None
+    headers: dict[str, str] = field(default_factory=dict)
+    replayed: bool = False
+
+
+def etag(version: int) -> str:
+    """The strong ETag of a match version."""
+    return f'"v{version}"'
+
+
+def run_write(
+    db: Database, request: WriteRequest, work: Callable[[Connection], Written]
+) -> Written:
+    """Run ``work`` in one write transaction, honouring the request's Idempotency-Key.
+
+    The first response of a request that passed validation is stored with the key:
+    a success, or a state conflict (409), which is committed (with nothing else)
+    and then raised. Anything else (422, 412) rolls back and stores nothing.
+    """
+    once = request.once
+    conflict: ServiceError | None = None
+    with db.write() as conn:
+        if once is not None:
+            prior = _claim(conn, once)
+            if prior is not None:
+                return prior
+        try:
+            written = work(conn)
+        except ServiceError as error:
+            if once is None or error.status != 409:
+                raise
+            conflict = error
+            _record(conn, once, Written(status=error.status, body=error.problem()))
+        else:
+            if once is not None:
+                _record(conn, once, written)
+            return written
+    raise conflict
+
+
+def lock_match(conn: Connection, match_id: str) -> MatchState:
+    """Load the match for a write, locking its row until the transaction ends."""
+    row: RowMapping = found(repository.get_match(conn, match_id, for_update=True), match_id)
+    return MatchState.load(row)
+
+
+def check_writable(state: MatchState, request: WriteRequest) -> None:
+    """The state checks every change passes, once its body is known valid:
+    If-Match (412), then an ended match (409)."""
+    version = state.row["version"]
+    if request.expected_versions is not None and version not in request.expected_versions:
+        raise PreconditionFailed(
+            f"If-Match does not name the current ETag {etag(version)}: "
+            "read the match again and retry"
+        )
+    if state.status is MatchStatus.ENDED:
+        raise MatchEnded("the match has ended; it accepts no change")
+
+
+def _claim(conn: Connection, once: Once) -> Written | None:
+    now = utcnow()
+    values = {
+        "scope": once.scope,
+        "key": once.key,
+        "fingerprint": once.fingerprint,
+        "status": IN_FLIGHT,
+        "body": None,
+        "headers": None,
+        "created_at": now,
+    }
+    if repository.claim_idempotency_key(conn, values):
+        if once.scope == "":
+            repository.delete_idempotency_keys_before(conn, now - KEY_TTL, limit=PRUNE_BATCH)
+        return None
+    row = repository.get_idempotency_key(conn, once.scope, once.key)
+    assert row is not None
+    if row["fingerprint"] != once.fingerprint:
+        raise IdempotencyKeyReused(
+            "this Idempotency-Key was first used with a different request; use a new key"
+        )
+    if row["status"] == IN_FLIGHT:
+        raise IdempotencyKeyInFlight("a request with this Idempotency-Key is still running")
+    return Written(
+        status=row["status"], body=row["body"], headers=dict(row["headers"] or {}), replayed=True
+    )
+
+
+def _record(conn: Connection, once: Once, written: Written) -> None:
+    repository.update_idempotency_key(
+        conn,
+        once.scope,
+        once.key,
+        {"status": written.status, "body": written.body, "headers": written.headers},
+    )
