@@ -67,8 +67,13 @@ def claim_idempotency_key(conn: Connection, values: Mapping[str, Any]) -> bool:
     """Insert the key if it is new; False when it exists (PostgreSQL waits for a concurrent
     claim of the same key to commit or roll back before answering)."""
     dialect_insert = postgresql_insert if conn.dialect.name == "postgresql" else sqlite_insert
-    statement = dialect_insert(IDEMPOTENCY_KEY).values(**values).on_conflict_do_nothing()
-    return bool(conn.execute(statement).rowcount == 1)
+    statement = (
+        dialect_insert(IDEMPOTENCY_KEY)
+        .values(**values)
+        .on_conflict_do_nothing()
+        .returning(IDEMPOTENCY_KEY.c.key)
+    )
+    return conn.execute(statement).first() is not None
 
 
 def get_idempotency_key(conn: Connection, scope: str, key: str) -> RowMapping | None:

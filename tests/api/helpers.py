@@ -28,17 +28,31 @@ class Table:
     ) -> Any:
         return self.client.get(self.url + path, headers={**self.auth(who), **(headers or {})})
 
-    def post(self, path: str, body: Any = None, who: str | int = "host", **kwargs: Any) -> Any:
-        return self.client.post(self.url + path, json=body, headers=self.auth(who), **kwargs)
+    def post(
+        self,
+        path: str,
+        body: Any = None,
+        who: str | int = "host",
+        headers: dict[str, str] | None = None,
+    ) -> Any:
+        return self.client.post(
+            self.url + path, json=body, headers={**self.auth(who), **(headers or {})}
+        )
 
-    def put(self, path: str, body: Any, who: str | int = "host") -> Any:
-        return self.client.put(self.url + path, json=body, headers=self.auth(who))
+    def put(
+        self, path: str, body: Any, who: str | int = "host", headers: dict[str, str] | None = None
+    ) -> Any:
+        return self.client.put(
+            self.url + path, json=body, headers={**self.auth(who), **(headers or {})}
+        )
 
     def patch(self, body: Any, who: str | int = "host") -> Any:
         return self.client.patch(self.url, json=body, headers=self.auth(who))
 
-    def delete(self, path: str, who: str | int = "host") -> Any:
-        return self.client.delete(self.url + path, headers=self.auth(who))
+    def delete(
+        self, path: str, who: str | int = "host", headers: dict[str, str] | None = None
+    ) -> Any:
+        return self.client.delete(self.url + path, headers={**self.auth(who), **(headers or {})})
 
     def round(self, body: dict[str, Any], who: str | int = "host") -> dict[str, Any]:
         response = self.post("/rounds", body, who)

@@ -1,0 +1,177 @@
+"""Idempotency-Key, If-Match and the round history, through the API."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tests.api.helpers import PLAYERS, Table, amounts, hand
+
+MATCH_BODY = {"game": "asszorti", "players": PLAYERS}
+
+
+def test_create_match_replays_the_same_tokens(client: Any) -> None:
+    headers = {"Idempotency-Key": "create-7f3a"}
+    first = client.post("/v1/matches", json=MATCH_BODY, headers=headers)
+    again = client.post("/v1/matches", json=MATCH_BODY, headers=headers)
+    assert first.status_code == again.status_code == 201
+    assert "idempotent-replayed" not in first.headers
+    assert again.headers["idempotent-replayed"] == "true"
+    assert again.json() == first.json()
+    assert again.headers["location"] == first.headers["location"]
+    other = client.post(
+        "/v1/matches", json={**MATCH_BODY, "players": ["X", "Y", "Z"]}, headers=headers
+    )
+    assert other.status_code == 422
+    assert other.json()["code"] == "idempotency_key_reused"
+
+
+def test_round_retry_writes_once(table: Table) -> None:
+    key = {"Idempotency-Key": "round-1"}
+    first = table.post("/rounds", amounts(2, -1, -1), headers=key)
+    retry = table.post("/rounds", amounts(2, -1, -1), headers=key)
+    assert first.status_code == retry.status_code == 201
+    assert retry.json() == first.json()
+    assert retry.headers["etag"] == first.headers["etag"]
+    assert retry.headers["idempotent-replayed"] == "true"
+    assert table.match()["round_count"] == 1
+    reused = table.post("/rounds", amounts(4, -2, -2), headers=key)
+    assert reused.status_code == 422 and reused.json()["code"] == "idempotency_key_reused"
+    assert table.match()["round_count"] == 1
+
+
+def test_same_key_on_another_match_is_independent(client: Any) -> None:
+    one, two = Table(client, MATCH_BODY), Table(client, MATCH_BODY)
+    key = {"Idempotency-Key": "shared-key"}
+    assert one.post("/rounds", amounts(2, -1, -1), headers=key).status_code == 201
+    second = two.post("/rounds", amounts(2, -1, -1), headers=key)
+    assert second.status_code == 201 and "idempotent-replayed" not in second.headers
+
+
+def test_a_state_conflict_is_stored_and_replayed(table: Table) -> None:
+    table.post("/end")
+    key = {"Idempotency-Key": "late-round"}
+    first = table.post("/rounds", amounts(2, -1, -1), headers=key)
+    again = table.post("/rounds", amounts(2, -1, -1), headers=key)
+    assert first.status_code == again.status_code == 409
+    assert again.json() == first.json() and again.json()["code"] == "match_ended"
+    assert again.headers["content-type"] == "application/problem+json"
+    assert again.headers["idempotent-replayed"] == "true"
+
+
+def test_a_validation_error_stores_nothing(table: Table) -> None:
+    key = {"Idempotency-Key": "fix-and-retry"}
+    bad = table.post("/rounds", amounts(2, -1, 0), headers=key)
+    assert bad.status_code == 422
+    fixed = table.post("/rounds", amounts(2, -1, -1), headers=key)
+    assert fixed.status_code == 201 and "idempotent-replayed" not in fixed.headers
+
+
+def test_end_match_replay(table: Table) -> None:
+    key = {"Idempotency-Key": "end-once"}
+    first = table.post("/end", who=1, headers=key)
+    again = table.post("/end", who=1, headers=key)
+    assert first.status_code == again.status_code == 200
+    assert again.json() == first.json()
+    assert again.headers["idempotent-replayed"] == "true"
+    plain = table.post("/end", who=1)
+    assert plain.status_code == 409 and plain.json()["code"] == "match_ended"
+
+
+@pytest.mark.parametrize("key", ["", "x" * 256, "tab\there", "caf\u00e9", " leading"])
+def test_bad_idempotency_keys_are_422(table: Table, key: str) -> None:
+    response = table.client.post(
+        table.url + "/rounds",
+        json=amounts(2, -1, -1),
+        headers={**table.auth(), "Idempotency-Key": key.encode("utf-8")},  # type: ignore[dict-item]
+    )
+    assert response.status_code == 422, response.text
+    problem = response.json()
+    assert problem["code"] == "invalid_header"
+    assert problem["errors"][0]["loc"] == ["header", "Idempotency-Key"]
+    assert table.match()["round_count"] == 0
+
+
+def test_a_255_character_key_is_fine(table: Table) -> None:
+    response = table.post("/rounds", amounts(2, -1, -1), headers={"Idempotency-Key": "k" * 255})
+    assert response.status_code == 201
+
+
+def test_if_match_current_and_stale(table: Table) -> None:
+    etag = table.get().headers["etag"]
+    ok = table.post("/rounds", amounts(2, -1, -1), headers={"If-Match": etag})
+    assert ok.status_code == 201
+    before = table.snapshot()
+    writes = [
+        table.post("/rounds", amounts(2, -1, -1), headers={"If-Match": etag}),
+        table.put("/rounds/1", amounts(4, -2, -2), headers={"If-Match": etag}),
+        table.delete("/rounds/1", headers={"If-Match": etag}),
+        table.client.patch(
+            table.url,
+            json={"settings": {"kontra": False}},
+            headers={**table.auth(), "If-Match": etag},
+        ),
+        table.post("/end", headers={"If-Match": etag}),
+    ]
+    assert [w.status_code for w in writes] == [412] * 5
+    assert {w.json()["code"] for w in writes} == {"precondition_failed"}
+    assert table.snapshot() == before
+    current = ok.headers["etag"]
+    listed = f'"v999", {current}'
+    assert table.post("/rounds", amounts(0, 0, 0), headers={"If-Match": listed}).status_code == 201
+    assert table.post("/rounds", amounts(0, 0, 0), headers={"If-Match": "*"}).status_code == 201
+
+
+@pytest.mark.parametrize("value", ['W/"v1"', "v1", '"v1', "", '"v1" "v2"'])
+def test_weak_or_malformed_if_match_is_422(table: Table, value: str) -> None:
+    response = table.post("/rounds", amounts(2, -1, -1), headers={"If-Match": value})
+    assert response.status_code == 422, response.text
+    assert response.json()["errors"][0]["loc"] == ["header", "If-Match"]
+    assert table.match()["round_count"] == 0
+
+
+def test_if_match_on_a_missing_match_is_404(table: Table) -> None:
+    response = table.client.post(
+        "/v1/matches/nope/rounds",
+        json=amounts(2, -1, -1),
+        headers={**table.auth(), "If-Match": '"v1"'},
+    )
+    assert response.status_code == 404 and response.json()["code"] == "match_not_found"
+
+
+def test_replay_comes_before_the_precondition(table: Table) -> None:
+    etag = table.get().headers["etag"]
+    headers = {"Idempotency-Key": "k-etag", "If-Match": etag}
+    first = table.post("/rounds", amounts(2, -1, -1), headers=headers)
+    again = table.post("/rounds", amounts(2, -1, -1), headers=headers)
+    assert first.status_code == again.status_code == 201
+    assert again.headers["idempotent-replayed"] == "true"
+
+
+def test_history_keeps_every_version(table: Table) -> None:
+    table.round(hand(1, [2, 7, 2]), who=1)
+    table.round(amounts(2, -1, -1), who=0)
+    assert table.put("/rounds/2", amounts(4, -2, -2), who=2).status_code == 200
+    assert table.delete("/rounds/2", who=0).status_code == 204
+    table.round(amounts(6, -3, -3), who=1)
+    history = table.get("/rounds/2/history", who="viewer").json()
+    assert history["number"] == 2
+    items = history["items"]
+    assert [(i["revision"], i["action"], i["by"]) for i in items] == [
+        (1, "entered", "seat:0"),
+        (2, "corrected", "seat:2"),
+        (3, "removed", "seat:0"),
+        (4, "entered", "seat:1"),
+    ]
+    assert [i["input"]["amounts"] if i["input"] else None for i in items] == [
+        [2, -1, -1],
+        [4, -2, -2],
+        None,
+        [6, -3, -3],
+    ]
+    assert table.get("/rounds/1/history").json()["items"][0]["input"]["declarer"] == 1
+    missing = table.get("/rounds/9/history")
+    assert missing.status_code == 404 and missing.json()["code"] == "round_not_found"
+    ended = table.post("/end", who=2).json()
+    assert ended["ended_by"] == "seat:2"
