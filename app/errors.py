@@ -111,3 +111,11 @@ class IdempotencyKeyInFlight(ServiceError):
 
 class InvalidHeader(ServiceError):
     status, code, title = 422, "invalid_header", "A request header is not valid"
+
+
+class RateLimited(ServiceError):
+    status, code, title = 429, "rate_limited", "Too many requests"
+
+    def __init__(self, detail: str, *, retry_after: int) -> None:
+        super().__init__(detail)
+        self.retry_after = retry_after

@@ -5,6 +5,7 @@ from contextlib import asynccontextmanager
 from typing import Any
 
 from fastapi import FastAPI
+from fastapi.middleware.cors import CORSMiddleware
 from fastapi.openapi.utils import get_openapi
 from fastapi.routing import APIRoute
 
@@ -12,6 +13,7 @@ from app.api import problems
 from app.api.limits import BodySizeLimit
 from app.api.routes import games, health, matches, rounds, sheet
 from app.db.engine import Database
+from app.observability import REQUEST_ID_HEADER, RequestContext, configure_logging
 from app.settings import Settings, get_settings
 
 DESCRIPTION = """Score-keeping for card-game tables: a table plays a hand, a player
@@ -39,6 +41,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        configure_logging(settings.log_level, json_logs=settings.log_json)
         app.state.db = Database(settings)
         try:
             yield
@@ -55,8 +58,32 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     for module in (matches, rounds, sheet, games, health):
         app.include_router(module.router)
+    app.state.settings = settings
     problems.install(app)
+    # Outermost last: every response, errors included, gets CORS headers and a request id.
     app.add_middleware(BodySizeLimit, max_bytes=settings.max_body_bytes)
+    app.add_middleware(
+        CORSMiddleware,
+        allow_origins=settings.cors_origins,
+        allow_methods=["GET", "POST", "PUT", "PATCH", "DELETE"],
+        allow_headers=[
+            "Authorization",
+            "Content-Type",
+            "Idempotency-Key",
+            "If-Match",
+            "If-None-Match",
+            REQUEST_ID_HEADER,
+        ],
+        expose_headers=[
+            "ETag",
+            "Location",
+            "Idempotent-Replayed",
+            "Retry-After",
+            REQUEST_ID_HEADER,
+        ],
+        max_age=600,
+    )
+    app.add_middleware(RequestContext)
 
     def openapi() -> dict[str, Any]:
         if app.openapi_schema is None:

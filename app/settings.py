@@ -18,6 +18,14 @@ class Settings(BaseSettings):
     database_pool_size: int = Field(5, ge=1, le=100)
     sqlite_busy_timeout_ms: int = Field(5000, ge=0)
     max_body_bytes: int = Field(64 * 1024, ge=1024)
+    rate_limit_matches_per_minute: int = Field(
+        30, ge=0, description="match creations a client may make a minute; 0 turns it off"
+    )
+    cors_origins: list[str] = Field(
+        default_factory=list, description='origins allowed by CORS, e.g. ["https://app.example"]'
+    )
+    log_level: str = "info"
+    log_json: bool = True
 
 
 @lru_cache

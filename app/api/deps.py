@@ -11,6 +11,7 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from app.db.engine import Database
 from app.services.auth import Permission, Principal, authenticate, authorize
+from app.services.ratelimit import check_match_creation
 
 _bearer = HTTPBearer(auto_error=False, description="A host, player or viewer token of the match")
 
@@ -45,3 +46,11 @@ def _allowed(need: Permission) -> object:
 ReaderDep = Annotated[Principal, _allowed(Permission.READ)]
 PlayerDep = Annotated[Principal, _allowed(Permission.PLAY)]
 HostDep = Annotated[Principal, _allowed(Permission.HOST)]
+
+
+async def limit_match_creation(request: Request, db: DbDep) -> None:
+    """429 with Retry-After once a client creates too many matches a minute."""
+    per_minute = request.app.state.settings.rate_limit_matches_per_minute
+    if per_minute:
+        client = request.client.host if request.client else "unknown"
+        check_match_creation(db, client, per_minute=per_minute)

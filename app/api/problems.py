@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
@@ -11,11 +10,10 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from app.errors import ServiceError
+from app.errors import RateLimited, ServiceError
 from app.schemas import MATCH_CREATE_MODELS, ROUND_TYPES, Problem
 
 PROBLEM_JSON = "application/problem+json"
-logger = logging.getLogger(__name__)
 
 # Tags of the discriminated unions, which pydantic puts into an error's location.
 _UNION_TAGS = set(ROUND_TYPES) | set(MATCH_CREATE_MODELS)
@@ -104,7 +102,11 @@ async def _validation_error(_: Request, exc: Exception) -> JSONResponse:
 
 async def _service_error(_: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, ServiceError)
-    headers = {"WWW-Authenticate": "Bearer"} if exc.status == 401 else None
+    headers = {}
+    if exc.status == 401:
+        headers["WWW-Authenticate"] = "Bearer"
+    if isinstance(exc, RateLimited):
+        headers["Retry-After"] = str(exc.retry_after)
     return JSONResponse(
         exc.problem(), status_code=exc.status, media_type=PROBLEM_JSON, headers=headers
     )
@@ -117,17 +119,11 @@ async def _http_error(_: Request, exc: Exception) -> JSONResponse:
     return problem(exc.status_code, code, title, detail, headers=exc.headers)
 
 
-async def _unexpected(request: Request, exc: Exception) -> JSONResponse:
-    logger.exception("unhandled error on %s %s", request.method, request.url.path, exc_info=exc)
-    return problem(500, "internal_error", "Internal server error", "an unexpected error occurred")
-
-
 def install(app: FastAPI) -> None:
     """Register the handlers that turn every error into problem+json."""
     app.add_exception_handler(RequestValidationError, _validation_error)
     app.add_exception_handler(ServiceError, _service_error)
     app.add_exception_handler(StarletteHTTPException, _http_error)
-    app.add_exception_handler(Exception, _unexpected)
 
 
 def responses(*statuses: int) -> dict[int | str, dict[str, Any]]:
@@ -139,6 +135,7 @@ def responses(*statuses: int) -> dict[int | str, dict[str, Any]]:
         409: "The match's state does not allow this",
         412: "If-Match does not match the current ETag",
         413: "Request body too large",
+        429: "Too many matches created from this client; see Retry-After",
         422: "The request is not valid; `errors` names each field",
         503: "Not ready: the database is unreachable or not migrated",
     }

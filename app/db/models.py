@@ -10,6 +10,7 @@ from sqlalchemy import (
     Dialect,
     ForeignKey,
     Index,
+    Integer,
     String,
     Table,
     UniqueConstraint,
@@ -152,3 +153,19 @@ class RoundRevision(SQLModel, table=True):
 
 IDEMPOTENCY_KEY: Table = IdempotencyKey.__table__  # type: ignore[attr-defined]
 ROUND_REVISION: Table = RoundRevision.__table__  # type: ignore[attr-defined]
+
+
+class RateLimitWindow(SQLModel, table=True):
+    """How many limited requests one client made in one fixed window.
+
+    Kept in the database so the limit holds across workers and machines.
+    """
+
+    __tablename__ = "rate_limit_window"
+
+    client: str = Field(sa_column=Column(String(64), primary_key=True))
+    window: int = Field(sa_column=Column(Integer, primary_key=True, autoincrement=False))
+    count: int
+
+
+RATE_LIMIT_WINDOW: Table = RateLimitWindow.__table__  # type: ignore[attr-defined]

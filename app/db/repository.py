@@ -8,7 +8,14 @@ from sqlalchemy import Connection, RowMapping, delete, insert, select, tuple_, u
 from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 
-from app.db.models import CREDENTIAL, IDEMPOTENCY_KEY, MATCH, ROUND, ROUND_REVISION
+from app.db.models import (
+    CREDENTIAL,
+    IDEMPOTENCY_KEY,
+    MATCH,
+    RATE_LIMIT_WINDOW,
+    ROUND,
+    ROUND_REVISION,
+)
 
 
 def insert_match(conn: Connection, values: Mapping[str, Any]) -> None:
@@ -119,3 +126,18 @@ def list_revisions(conn: Connection, match_id: str, number: int) -> Sequence[Row
         .order_by(ROUND_REVISION.c.id)
     )
     return conn.execute(query).mappings().all()
+
+
+def count_in_window(conn: Connection, client: str, window: int) -> int:
+    """Add one to the client's count for ``window`` and return the new count."""
+    dialect_insert = postgresql_insert if conn.dialect.name == "postgresql" else sqlite_insert
+    new = dialect_insert(RATE_LIMIT_WINDOW).values(client=client, window=window, count=1)
+    statement = new.on_conflict_do_update(
+        index_elements=[RATE_LIMIT_WINDOW.c.client, RATE_LIMIT_WINDOW.c.window],
+        set_={"count": RATE_LIMIT_WINDOW.c.count + 1},
+    ).returning(RATE_LIMIT_WINDOW.c.count)
+    return int(conn.execute(statement).scalar_one())
+
+
+def delete_windows_before(conn: Connection, window: int) -> None:
+    conn.execute(delete(RATE_LIMIT_WINDOW).where(RATE_LIMIT_WINDOW.c.window < window))

@@ -15,7 +15,7 @@ from tests.api.helpers import PLAYERS, Table
 
 @pytest.fixture(scope="session")
 def client(database_url: str) -> Iterator[TestClient]:
-    app = create_app(Settings(database_url=database_url))
+    app = create_app(Settings(database_url=database_url, rate_limit_matches_per_minute=0))
     with TestClient(app) as test_client:
         yield test_client
 

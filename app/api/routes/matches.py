@@ -2,9 +2,9 @@
 
 from typing import Annotated
 
-from fastapi import APIRouter, Body, Request, Response
+from fastapi import APIRouter, Body, Depends, Request, Response
 
-from app.api.deps import DbDep, HostDep, PlayerDep, ReaderDep
+from app.api.deps import DbDep, HostDep, PlayerDep, ReaderDep, limit_match_creation
 from app.api.etag import not_modified, set_etag
 from app.api.headers import IdempotencyKeyDep, IfMatchDep, to_response
 from app.api.problems import responses
@@ -23,7 +23,8 @@ REPLAYABLE = {"Idempotent-Replayed": {"description": "true when this is a replay
     response_model=MatchCreated,
     name="createMatch",
     summary="Create a match and its tokens",
-    responses={201: {"headers": REPLAYABLE}, **responses(409, 413, 422)},
+    responses={201: {"headers": REPLAYABLE}, **responses(409, 413, 422, 429)},
+    dependencies=[Depends(limit_match_creation)],
 )
 async def create_match(
     db: DbDep, key: IdempotencyKeyDep, body: Annotated[MatchCreate, Body()]

@@ -1,0 +1,130 @@
+"""Request ids, structured JSON logs and an access log line per request."""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+import time
+import uuid
+from collections.abc import Callable
+from contextvars import ContextVar
+from datetime import UTC, datetime
+from typing import Any
+
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from app.api.problems import problem
+
+request_id_var: ContextVar[str | None] = ContextVar("request_id", default=None)
+
+REQUEST_ID_HEADER = "X-Request-ID"
+_VALID_REQUEST_ID = re.compile(r"[A-Za-z0-9._:-]{1,128}")
+_EXTRA_FIELDS = ("method", "path", "status", "duration_ms", "client")
+
+access_logger = logging.getLogger("squarescores.access")
+logger = logging.getLogger("squarescores")
+
+
+class JsonFormatter(logging.Formatter):
+    """One JSON object per line, with the request id of the request being served."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        entry: dict[str, Any] = {
+            "time": datetime.fromtimestamp(record.created, UTC).isoformat(),
+            "level": record.levelname.lower(),
+            "logger": record.name,
+            "message": record.getMessage(),
+            "request_id": getattr(record, "request_id", None),
+        }
+        for name in _EXTRA_FIELDS:
+            if hasattr(record, name):
+                entry[name] = getattr(record, name)
+        if record.exc_info:
+            entry["exception"] = self.formatException(record.exc_info)
+        return json.dumps(entry, ensure_ascii=False)
+
+
+def _stamp_request_id(
+    factory: Callable[..., logging.LogRecord],
+) -> Callable[..., logging.LogRecord]:
+    def make(*args: Any, **kwargs: Any) -> logging.LogRecord:
+        record = factory(*args, **kwargs)
+        if not hasattr(record, "request_id"):
+            record.request_id = request_id_var.get()
+        return record
+
+    make.stamps_request_id = True  # type: ignore[attr-defined]
+    return make
+
+
+def configure_logging(level: str, *, json_logs: bool) -> None:
+    """Send our logs and the server's through one handler; uvicorn's access log is
+    replaced by ours. Every record is stamped with the request id when it is made."""
+    factory = logging.getLogRecordFactory()
+    if not getattr(factory, "stamps_request_id", False):
+        logging.setLogRecordFactory(_stamp_request_id(factory))
+    handler = logging.StreamHandler()
+    handler.setFormatter(
+        JsonFormatter() if json_logs else logging.Formatter("%(levelname)s %(name)s %(message)s")
+    )
+    for name in ("", "uvicorn", "uvicorn.error"):
+        target = logging.getLogger(name)
+        target.handlers = [handler]
+        target.setLevel(level.upper())
+        target.propagate = name == ""
+    logging.getLogger("uvicorn.access").disabled = True
+
+
+class RequestContext:
+    """Give every request an id (the client's X-Request-ID when sane), echo it on the
+    response, log one access line, and turn an unexpected exception into a 500 problem."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        sent = dict(scope["headers"]).get(b"x-request-id", b"").decode("latin-1")
+        request_id = sent if _VALID_REQUEST_ID.fullmatch(sent) else uuid.uuid4().hex
+        token = request_id_var.set(request_id)
+        started = time.perf_counter()
+        status = 500
+        response_started = False
+
+        async def send_with_id(message: Message) -> None:
+            nonlocal status, response_started
+            if message["type"] == "http.response.start":
+                response_started = True
+                status = message["status"]
+                headers = list(message.get("headers", []))
+                headers.append((b"x-request-id", request_id.encode()))
+                message = {**message, "headers": headers}
+            await send(message)
+
+        try:
+            await self.app(scope, receive, send_with_id)
+        except Exception:
+            logger.exception("unhandled error on %s %s", scope["method"], scope["path"])
+            if not response_started:
+                response = problem(
+                    500, "internal_error", "Internal server error", "an unexpected error occurred"
+                )
+                await response(scope, receive, send_with_id)
+        finally:
+            access_logger.info(
+                "%s %s %s",
+                scope["method"],
+                scope["path"],
+                status,
+                extra={
+                    "method": scope["method"],
+                    "path": scope["path"],
+                    "status": status,
+                    "duration_ms": round((time.perf_counter() - started) * 1000, 2),
+                    "client": scope["client"][0] if scope.get("client") else None,
+                },
+            )
+            request_id_var.reset(token)

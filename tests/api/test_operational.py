@@ -1,0 +1,127 @@
+"""Request ids, JSON logs, CORS, rate limiting, method and content-type edges."""
+
+from __future__ import annotations
+
+import json
+import logging
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from app.main import create_app
+from app.observability import JsonFormatter
+from app.settings import Settings
+from tests.api.helpers import PLAYERS, Table
+
+MATCH_BODY = {"game": "asszorti", "players": PLAYERS}
+
+
+def test_request_id_is_echoed_or_generated(client: Any) -> None:
+    echoed = client.get("/healthz", headers={"X-Request-ID": "phone-42.abc"})
+    assert echoed.headers["x-request-id"] == "phone-42.abc"
+    generated = client.get("/healthz")
+    assert len(generated.headers["x-request-id"]) == 32
+    unsafe = client.get("/healthz", headers={"X-Request-ID": "bad id\twith spaces"})
+    assert unsafe.headers["x-request-id"] != "bad id\twith spaces"
+    for response in (
+        client.get("/v1/matches/nope"),
+        client.post("/v1/matches", json={}),
+        client.get("/nowhere"),
+    ):
+        assert response.headers["x-request-id"]
+
+
+def test_every_log_line_is_json_with_the_request_id(
+    client: Any, caplog: pytest.LogCaptureFixture
+) -> None:
+    with caplog.at_level(logging.INFO, logger="squarescores.access"):
+        client.get("/healthz", headers={"X-Request-ID": "trace-me"})
+    records = [r for r in caplog.records if r.name == "squarescores.access"]
+    assert records
+    line = json.loads(JsonFormatter().format(records[-1]))
+    assert line["request_id"] == "trace-me"
+    assert line["path"] == "/healthz" and line["status"] == 200
+    assert line["level"] == "info" and "duration_ms" in line
+
+
+def test_cors_exposes_the_headers_clients_need(database_url: str) -> None:
+    settings = Settings(
+        database_url=database_url,
+        cors_origins=["https://app.example"],
+        rate_limit_matches_per_minute=0,
+    )
+    with TestClient(create_app(settings)) as cors_client:
+        preflight = cors_client.options(
+            "/v1/matches",
+            headers={
+                "Origin": "https://app.example",
+                "Access-Control-Request-Method": "POST",
+                "Access-Control-Request-Headers": "Idempotency-Key, Content-Type",
+            },
+        )
+        assert preflight.status_code == 200
+        assert preflight.headers["access-control-allow-origin"] == "https://app.example"
+        created = cors_client.post(
+            "/v1/matches", json=MATCH_BODY, headers={"Origin": "https://app.example"}
+        )
+        exposed = {
+            h.strip().lower() for h in created.headers["access-control-expose-headers"].split(",")
+        }
+        assert {"etag", "location", "idempotent-replayed", "x-request-id"} <= exposed
+        stranger = cors_client.get("/healthz", headers={"Origin": "https://evil.example"})
+        assert "access-control-allow-origin" not in stranger.headers
+
+
+def test_match_creation_is_rate_limited(database_url: str) -> None:
+    settings = Settings(database_url=database_url, rate_limit_matches_per_minute=3)
+    with TestClient(create_app(settings), client=("203.0.113.7", 5000)) as limited:
+        answers = [limited.post("/v1/matches", json=MATCH_BODY) for _ in range(4)]
+        assert [a.status_code for a in answers] == [201, 201, 201, 429]
+        refused = answers[-1]
+        assert refused.json()["code"] == "rate_limited"
+        assert 1 <= int(refused.headers["retry-after"]) <= 60
+    with TestClient(create_app(settings), client=("203.0.113.8", 5000)) as other:
+        assert other.post("/v1/matches", json=MATCH_BODY).status_code == 201
+
+
+def test_wrong_method_is_405_with_allow(table: Table) -> None:
+    response = table.client.delete(table.url + "/sheet", headers=table.auth())
+    assert response.status_code == 405
+    assert response.json()["code"] == "method_not_allowed"
+    assert "GET" in response.headers["allow"]
+
+
+def test_unknown_path_is_problem_404(client: Any) -> None:
+    response = client.get("/v2/everything")
+    assert response.status_code == 404
+    assert response.headers["content-type"] == "application/problem+json"
+
+
+@pytest.mark.parametrize(
+    ("content", "content_type"),
+    [
+        (b"game=asszorti", "application/x-www-form-urlencoded"),
+        (b'{"game": "asszorti"}', "text/plain"),
+        (b"<match/>", "application/xml"),
+    ],
+)
+def test_wrong_content_types_are_rejected(client: Any, content: bytes, content_type: str) -> None:
+    response = client.post("/v1/matches", content=content, headers={"content-type": content_type})
+    assert response.status_code in (415, 422), response.text
+    assert response.headers["content-type"] == "application/problem+json"
+
+
+def test_deeply_nested_json_is_rejected_without_a_500(client: Any) -> None:
+    body = b'{"game": "asszorti", "players": ' + b"[" * 5000 + b"]" * 5000 + b"}"
+    response = client.post(
+        "/v1/matches", content=body, headers={"content-type": "application/json"}
+    )
+    assert 400 <= response.status_code < 500
+
+
+def test_ten_thousand_players_and_a_megabyte_name(client: Any) -> None:
+    many = client.post("/v1/matches", json={"game": "asszorti", "players": ["x"] * 10_000})
+    assert many.status_code in (413, 422)
+    huge = client.post("/v1/matches", json={"game": "asszorti", "players": ["x" * 1_000_000] * 3})
+    assert huge.status_code == 413
