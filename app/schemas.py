@@ -36,7 +36,12 @@ def _match_create(game_name: str) -> type[StrictModel]:
         "game": (Literal[game_name], ...),
         "players": (
             list[PlayerName],
-            Field(min_length=1, max_length=16, description="player names, seat 0 first"),
+            Field(
+                min_length=1,
+                max_length=16,
+                description=f"the {game.seat_count} player names, seat 0 first, "
+                "unique ignoring case",
+            ),
         ),
         "settings": (game.settings_model, Field(default_factory=game.settings_model)),
     }

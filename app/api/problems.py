@@ -8,7 +8,9 @@ from typing import Any
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from fastapi.routing import APIRoute
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.routing import Match
 
 from app.errors import RateLimited, ServiceError
 from app.schemas import MATCH_CREATE_MODELS, ROUND_TYPES, Problem
@@ -112,8 +114,39 @@ async def _service_error(_: Request, exc: Exception) -> JSONResponse:
     )
 
 
-async def _http_error(_: Request, exc: Exception) -> JSONResponse:
+def _allowed_methods(request: Request) -> str:
+    """Every method some route serves at this path (Starlette lists only the first route's)."""
+    methods: set[str] = set()
+    pending = list(request.app.routes)
+    while pending:
+        route = pending.pop()
+        included = getattr(route, "original_router", None)  # FastAPI's included routers
+        if included is not None:
+            pending.extend(included.routes)
+        elif isinstance(route, APIRoute) and route.matches(request.scope)[0] is not Match.NONE:
+            methods |= route.methods
+    return ", ".join(sorted(methods))
+
+
+async def _http_error(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, StarletteHTTPException)
+    if exc.status_code == 405:
+        return problem(
+            405,
+            "method_not_allowed",
+            "Method not allowed",
+            f"{request.method} is not allowed here",
+            headers={"Allow": _allowed_methods(request)},
+        )
+    if exc.status_code == 400:
+        # FastAPI's only 400: a body it could not decode (not UTF-8, not parseable).
+        return problem(
+            422,
+            "malformed_json",
+            "The request body is not valid JSON",
+            "the body could not be decoded as UTF-8 JSON",
+            errors=[{"loc": ["body"], "message": "malformed JSON"}],
+        )
     code, title = _HTTP_CODES.get(exc.status_code, ("http_error", "HTTP error"))
     detail = exc.detail if isinstance(exc.detail, str) else title
     return problem(exc.status_code, code, title, detail, headers=exc.headers)
