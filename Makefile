@@ -39,3 +39,29 @@ format: install
 
 openapi: install  ## Regenerate openapi/openapi.json from the app
 	$(VENV)/bin/python -m scripts.export_openapi
+
+.PHONY: sdk
+sdk: install  ## Generate the Python client and TypeScript types from openapi/openapi.json, and type-check them
+	bash scripts/generate_sdks.sh
+
+# --- contract and artifact checks --------------------------------------------------
+# Spectral is pinned in tools/lint/package-lock.json; `npm ci` runs again only when
+# the manifest or the lockfile changes. --ignore-scripts: Spectral needs no install
+# scripts (the only one in the tree is a telemetry ping).
+LINT_NODE_STAMP := tools/lint/node_modules/.installed
+COMPAT_BASE ?=
+
+.PHONY: lint-openapi lint-docker compat
+
+$(LINT_NODE_STAMP): tools/lint/package.json tools/lint/package-lock.json
+	cd tools/lint && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error
+	@touch $@
+
+lint-openapi: $(LINT_NODE_STAMP)  ## Lint openapi/openapi.json with Spectral (.spectral.yaml)
+	npx --no --prefix tools/lint spectral lint openapi/openapi.json --fail-severity=error
+
+lint-docker: install  ## Lint the Dockerfile with hadolint
+	$(VENV)/bin/hadolint Dockerfile
+
+compat: install  ## Fail on an unacknowledged breaking change to openapi/openapi.json (COMPAT_BASE=ref, default HEAD~1)
+	$(VENV)/bin/python scripts/openapi_compat.py $(if $(COMPAT_BASE),--base $(COMPAT_BASE))

@@ -94,6 +94,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                     description=app.description,
                     routes=app.routes,
                     tags=app.openapi_tags,
+                    servers=[{"url": "/", "description": "this server"}],
+                    contact={"name": "SquareScores", "url": "https://squarescores.example/support"},
                 )
             )
         return app.openapi_schema
@@ -103,14 +105,29 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
 
 def _problem_media_types(document: dict[str, Any]) -> dict[str, Any]:
-    """Declare error bodies as application/problem+json, which is what they are."""
+    """Finish the generated document so it says what the app does.
+
+    - error bodies are application/problem+json, and every 422 is a Problem
+      (FastAPI would otherwise declare its own HTTPValidationError shape);
+    - every enum schema carries an example.
+    """
+    problem_422 = {
+        "description": problems.DESCRIPTIONS[422],
+        "content": {problems.PROBLEM_JSON: {"schema": {"$ref": "#/components/schemas/Problem"}}},
+    }
     for path in document.get("paths", {}).values():
         for operation in path.values():
-            for status, response in operation.get("responses", {}).items():
+            responses = operation.get("responses", {})
+            for status, response in responses.items():
                 content = response.get("content", {})
                 if status.isdigit() and int(status) >= 400 and "application/json" in content:
                     content.setdefault(problems.PROBLEM_JSON, content.pop("application/json"))
+            if "422" in responses:
+                responses["422"] = problem_422
+    schemas = document.get("components", {}).get("schemas", {})
+    for name in ("HTTPValidationError", "ValidationError"):
+        schemas.pop(name, None)
+    for schema in schemas.values():
+        if "enum" in schema and "examples" not in schema:
+            schema["examples"] = [schema["enum"][0]]
     return document
-
-
-app = create_app()

@@ -54,6 +54,14 @@ def _match_create(game_name: str) -> type[StrictModel]:
     model: type[StrictModel] = create_model(
         f"{game.title}MatchCreate", __base__=StrictModel, **fields
     )
+    names = ["Anna", "Bela", "Cili", "Dani", "Ede", "Flora"][: game.seat_count]
+    example: dict[str, Any] = {
+        "game": game_name,
+        "players": names,
+        "settings": game.settings_model().model_dump(),
+    }
+    model.model_config["json_schema_extra"] = {"examples": [example]}
+    model.model_rebuild(force=True)
     return model
 
 
@@ -90,6 +98,8 @@ def _settings_update() -> type[StrictModel]:
         for name, options in shapes.items()
     }
     model: type[StrictModel] = create_model("SettingsUpdate", __base__=StrictModel, **fields)
+    model.model_config["json_schema_extra"] = {"examples": [{"target": 15}, {"planned_deals": 12}]}
+    model.model_rebuild(force=True)
     return model
 
 
@@ -98,6 +108,8 @@ SettingsUpdate = _settings_update()
 
 class MatchUpdate(StrictModel):
     """What the host may change: settings (only those sent), player and team names."""
+
+    model_config = ConfigDict(json_schema_extra={"examples": [{"settings": {"target": 15}}]})
 
     settings: SettingsUpdate | None = None  # type: ignore[valid-type]  # built from the registry
     players: Annotated[list[PlayerName], Field(min_length=1, max_length=16)] | None = None
@@ -119,17 +131,24 @@ class Read(BaseModel):
 
 
 class PlayerRead(Read):
+    model_config = ConfigDict(json_schema_extra={"examples": [{"seat": 1, "name": "Berta"}]})
     seat: int
     name: str
 
 
 class TeamRead(Read):
+    model_config = ConfigDict(
+        json_schema_extra={"examples": [{"team": 0, "name": "Us", "seats": [0, 2]}]}
+    )
     team: int
     name: str | None
     seats: list[int]
 
 
 class StandingRead(Read):
+    model_config = ConfigDict(
+        json_schema_extra={"examples": [{"rank": 1, "seats": [1], "total": 18, "team": None}]}
+    )
     rank: int
     seats: list[int]
     total: int
@@ -137,12 +156,48 @@ class StandingRead(Read):
 
 
 class WinnerRead(Read):
+    model_config = ConfigDict(json_schema_extra={"examples": [{"seats": [1], "team": None}]})
     seats: list[int] | None = None
     team: int | None = None
 
 
 class MatchRead(Read):
     """A match as every client sees it."""
+
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [
+                {
+                    "id": "4f6c2b0e9a8d4c1b8e7f6a5b4c3d2e1f",
+                    "game": "asszorti",
+                    "status": "in_progress",
+                    "players": [
+                        {"seat": 0, "name": "Anna"},
+                        {"seat": 1, "name": "Berta"},
+                        {"seat": 2, "name": "Csaba"},
+                    ],
+                    "teams": None,
+                    "settings": {"kontra": True, "planned_deals": None, "first_dealer": 0},
+                    "round_count": 1,
+                    "next_dealer": 1,
+                    "totals": [0, 18, 0],
+                    "owed": [9, 0, 9],
+                    "net": [-9, 18, -9],
+                    "standings": [
+                        {"rank": 1, "seats": [1], "total": 18, "team": None},
+                        {"rank": 2, "seats": [0], "total": 0, "team": None},
+                        {"rank": 2, "seats": [2], "total": 0, "team": None},
+                    ],
+                    "winner": None,
+                    "version": 2,
+                    "created_at": "2026-11-29T20:15:00Z",
+                    "updated_at": "2026-11-29T20:15:00Z",
+                    "ended_at": None,
+                    "ended_by": None,
+                }
+            ]
+        }
+    )
 
     id: str
     game: str
@@ -167,12 +222,63 @@ class MatchRead(Read):
 class Tokens(Read):
     """Bearer tokens, shown once: keep them; only their hashes are stored."""
 
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [
+                {
+                    "host": "h5Vq0pTnB2xYc8Rw.Zq...",
+                    "players": ["p0...", "p1...", "p2..."],
+                    "viewer": "v...",
+                }
+            ]
+        }
+    )
+
     host: str
     players: list[str]
     viewer: str
 
 
 class MatchCreated(MatchRead):
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [
+                {
+                    "id": "4f6c2b0e9a8d4c1b8e7f6a5b4c3d2e1f",
+                    "game": "asszorti",
+                    "status": "in_progress",
+                    "players": [
+                        {"seat": 0, "name": "Anna"},
+                        {"seat": 1, "name": "Berta"},
+                        {"seat": 2, "name": "Csaba"},
+                    ],
+                    "teams": None,
+                    "settings": {"kontra": True, "planned_deals": None, "first_dealer": 0},
+                    "round_count": 0,
+                    "next_dealer": 0,
+                    "totals": [0, 0, 0],
+                    "owed": [0, 0, 0],
+                    "net": [0, 0, 0],
+                    "standings": [
+                        {"rank": 1, "seats": [0], "total": 0, "team": None},
+                        {"rank": 1, "seats": [1], "total": 0, "team": None},
+                        {"rank": 1, "seats": [2], "total": 0, "team": None},
+                    ],
+                    "winner": None,
+                    "version": 1,
+                    "created_at": "2026-11-29T20:15:00Z",
+                    "updated_at": "2026-11-29T20:15:00Z",
+                    "ended_at": None,
+                    "ended_by": None,
+                    "tokens": {
+                        "host": "h5Vq0pTnB2xYc8Rw.Zq...",
+                        "players": ["p0...", "p1...", "p2..."],
+                        "viewer": "v...",
+                    },
+                }
+            ]
+        }
+    )
     tokens: Tokens
 
 
@@ -182,6 +288,20 @@ Breakdown = dict[str, int | bool | str | None]
 class RoundResult(Read):
     """What a round did to the sheet."""
 
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [
+                {
+                    "net": [-9, 18, -9],
+                    "cells": [0, 18, 0],
+                    "totals": [0, 18, 0],
+                    "owed": [9, 0, 9],
+                    "breakdown": {"basic_game": 9, "arrivazs": 0, "declarer_won": True},
+                }
+            ]
+        }
+    )
+
     net: list[int] | None
     cells: list[int]
     totals: list[int]
@@ -190,6 +310,36 @@ class RoundResult(Read):
 
 
 class RoundRead(Read):
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [
+                {
+                    "number": 1,
+                    "type": "asszorti_hand",
+                    "input": {
+                        "type": "asszorti_hand",
+                        "declarer": 1,
+                        "contract": "1",
+                        "trumps": "diamonds",
+                        "tricks": [2, 7, 2],
+                        "kontra": "none",
+                        "arrivazs": None,
+                    },
+                    "dealer": 0,
+                    "result": {
+                        "net": [-9, 18, -9],
+                        "cells": [0, 18, 0],
+                        "totals": [0, 18, 0],
+                        "owed": [9, 0, 9],
+                        "breakdown": {"basic_game": 9, "arrivazs": 0, "declarer_won": True},
+                    },
+                    "entered_by": "seat:1",
+                    "created_at": "2026-11-29T20:15:00Z",
+                    "updated_at": "2026-11-29T20:15:00Z",
+                }
+            ]
+        }
+    )
     number: int
     type: str
     input: RoundBody
@@ -203,6 +353,21 @@ class RoundRead(Read):
 class RoundRevisionRead(Read):
     """One input a round number held: entered, corrected, or removed (input null)."""
 
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [
+                {
+                    "revision": 1,
+                    "action": "entered",
+                    "type": "asszorti_amounts",
+                    "input": {"type": "asszorti_amounts", "amounts": [2, -1, -1]},
+                    "by": "seat:0",
+                    "recorded_at": "2026-11-29T20:15:00Z",
+                }
+            ]
+        }
+    )
+
     revision: int
     action: Literal["entered", "corrected", "removed"]
     type: str | None
@@ -212,15 +377,73 @@ class RoundRevisionRead(Read):
 
 
 class RoundHistory(Read):
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [
+                {
+                    "number": 1,
+                    "items": [
+                        {
+                            "revision": 1,
+                            "action": "entered",
+                            "type": "asszorti_amounts",
+                            "input": {"type": "asszorti_amounts", "amounts": [2, -1, -1]},
+                            "by": "seat:0",
+                            "recorded_at": "2026-11-29T20:15:00Z",
+                        }
+                    ],
+                }
+            ]
+        }
+    )
     number: int
     items: list[RoundRevisionRead]
 
 
 class RoundList(Read):
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [
+                {
+                    "items": [
+                        {
+                            "number": 1,
+                            "type": "asszorti_hand",
+                            "input": {
+                                "type": "asszorti_hand",
+                                "declarer": 1,
+                                "contract": "1",
+                                "trumps": "diamonds",
+                                "tricks": [2, 7, 2],
+                                "kontra": "none",
+                                "arrivazs": None,
+                            },
+                            "dealer": 0,
+                            "result": {
+                                "net": [-9, 18, -9],
+                                "cells": [0, 18, 0],
+                                "totals": [0, 18, 0],
+                                "owed": [9, 0, 9],
+                                "breakdown": {"basic_game": 9, "arrivazs": 0, "declarer_won": True},
+                            },
+                            "entered_by": "seat:1",
+                            "created_at": "2026-11-29T20:15:00Z",
+                            "updated_at": "2026-11-29T20:15:00Z",
+                        }
+                    ]
+                }
+            ]
+        }
+    )
     items: list[RoundRead]
 
 
 class SheetRow(Read):
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [{"number": 1, "dealer": 0, "cells": [0, 18, 0], "net": [-9, 18, -9]}]
+        }
+    )
     number: int
     dealer: int
     cells: list[int]
@@ -230,6 +453,20 @@ class SheetRow(Read):
 class SheetRead(Read):
     """The score sheet: one row of cells per round, then the totals."""
 
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [
+                {
+                    "columns": ["Anna", "Berta", "Csaba"],
+                    "rows": [{"number": 1, "dealer": 0, "cells": [0, 18, 0], "net": [-9, 18, -9]}],
+                    "totals": [0, 18, 0],
+                    "owed": [9, 0, 9],
+                    "net": [-9, 18, -9],
+                }
+            ]
+        }
+    )
+
     columns: list[str]
     rows: list[SheetRow]
     totals: list[int]
@@ -238,6 +475,20 @@ class SheetRead(Read):
 
 
 class GameRead(Read):
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [
+                {
+                    "name": "alkort",
+                    "title": "Alkort",
+                    "players": 4,
+                    "teams": 2,
+                    "round_types": ["alkort_tricks", "alkort_points"],
+                    "settings": {"type": "object"},
+                }
+            ]
+        }
+    )
     name: str
     title: str
     players: int
@@ -247,11 +498,41 @@ class GameRead(Read):
 
 
 class GameList(Read):
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [
+                {
+                    "items": [
+                        {
+                            "name": "alkort",
+                            "title": "Alkort",
+                            "players": 4,
+                            "teams": 2,
+                            "round_types": ["alkort_tricks", "alkort_points"],
+                            "settings": {"type": "object"},
+                        }
+                    ]
+                }
+            ]
+        }
+    )
     items: list[GameRead]
 
 
 class ScoreRead(Read):
     """One hand scored on its own, as a round's result would have it."""
+
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [
+                {
+                    "net": [-9, 18, -9],
+                    "cells": None,
+                    "breakdown": {"basic_game": 9, "arrivazs": 0, "declarer_won": True},
+                }
+            ]
+        }
+    )
 
     net: list[int] | None
     cells: list[int] | None
@@ -259,12 +540,32 @@ class ScoreRead(Read):
 
 
 class HealthRead(Read):
+    model_config = ConfigDict(
+        json_schema_extra={"examples": [{"status": "ok", "detail": "schema at 0003"}]}
+    )
     status: str
     detail: str
 
 
 class Problem(BaseModel):
     """An RFC 9457 problem detail."""
+
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [
+                {
+                    "type": "about:blank",
+                    "title": "The request is not valid",
+                    "status": 422,
+                    "detail": "tricks must sum to 11, got 10",
+                    "code": "validation_error",
+                    "errors": [
+                        {"loc": ["body", "tricks"], "message": "tricks must sum to 11, got 10"}
+                    ],
+                }
+            ]
+        }
+    )
 
     type: str = "about:blank"
     title: str
@@ -275,6 +576,11 @@ class Problem(BaseModel):
 
 
 class ProblemField(BaseModel):
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [{"loc": ["body", "tricks"], "message": "tricks must sum to 11, got 10"}]
+        }
+    )
     loc: list[str | int]
     message: str
 

@@ -64,6 +64,14 @@ async def if_match(
     return frozenset(versions)
 
 
+# The header a replayed write carries, as the OpenAPI document declares it.
+REPLAYABLE = {
+    "Idempotent-Replayed": {
+        "description": "true when this is a replayed response",
+        "schema": {"type": "string", "enum": ["true"]},
+    }
+}
+
 IdempotencyKeyDep = Annotated[str | None, Depends(idempotency_key)]
 IfMatchDep = Annotated[frozenset[int] | None, Depends(if_match)]
 

@@ -124,7 +124,7 @@ def _allowed_methods(request: Request) -> str:
         if included is not None:
             pending.extend(included.routes)
         elif isinstance(route, APIRoute) and route.matches(request.scope)[0] is not Match.NONE:
-            methods |= route.methods
+            methods |= route.methods or set()
     return ", ".join(sorted(methods))
 
 
@@ -159,23 +159,25 @@ def install(app: FastAPI) -> None:
     app.add_exception_handler(StarletteHTTPException, _http_error)
 
 
+DESCRIPTIONS = {
+    401: "Missing, malformed or unknown token",
+    403: "The token does not grant this on this match",
+    404: "No such match or round",
+    409: "The match's state does not allow this",
+    412: "If-Match does not match the current ETag",
+    413: "Request body too large",
+    429: "Too many matches created from this client; see Retry-After",
+    422: "The request is not valid; `errors` names each field",
+    503: "Not ready: the database is unreachable or not migrated",
+}
+
+
 def responses(*statuses: int) -> dict[int | str, dict[str, Any]]:
     """OpenAPI declarations of the problem responses a route can give."""
-    descriptions = {
-        401: "Missing, malformed or unknown token",
-        403: "The token does not grant this on this match",
-        404: "No such match or round",
-        409: "The match's state does not allow this",
-        412: "If-Match does not match the current ETag",
-        413: "Request body too large",
-        429: "Too many matches created from this client; see Retry-After",
-        422: "The request is not valid; `errors` names each field",
-        503: "Not ready: the database is unreachable or not migrated",
-    }
     return {
         status: {
             "model": Problem,
-            "description": descriptions[status],
+            "description": DESCRIPTIONS[status],
             "content": {PROBLEM_JSON: {"schema": {"$ref": "#/components/schemas/Problem"}}},
         }
         for status in statuses

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from enum import StrEnum
 from typing import Annotated, Literal
 
-from pydantic import Field, StrictInt
+from pydantic import ConfigDict, Field, StrictInt
 
 from app.games.base import (
     GameRuleError,
@@ -53,6 +53,8 @@ class DealKind(StrEnum):
 class AlkortSettings(StrictModel):
     """Table rules of an Alkort match."""
 
+    model_config = ConfigDict(json_schema_extra={"examples": [{"target": 11, "first_dealer": 0}]})
+
     target: Annotated[StrictInt, Field(ge=1, le=1000)] = Field(
         11, description="the match is decided when a team's total reaches this line"
     )
@@ -61,6 +63,12 @@ class AlkortSettings(StrictModel):
 
 class AlkortTricks(RoundInput):
     """A deal as played: the team that won each trick, in play order."""
+
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [{"type": "alkort_tricks", "tricks": [0, 0, 0, 0, 0, 0, 1, 1, 0]}]
+        }
+    )
 
     round_type = "alkort_tricks"
     type: Literal["alkort_tricks"]
@@ -72,6 +80,10 @@ class AlkortTricks(RoundInput):
 
 class AlkortPoints(RoundInput):
     """A deal the table scored itself: the winning team and its points."""
+
+    model_config = ConfigDict(
+        json_schema_extra={"examples": [{"type": "alkort_points", "team": 0, "points": 6}]}
+    )
 
     round_type = "alkort_points"
     type: Literal["alkort_points"]

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from enum import StrEnum
 from typing import Annotated, Literal
 
-from pydantic import Field, StrictBool, StrictInt
+from pydantic import ConfigDict, Field, StrictBool, StrictInt
 
 from app.games.base import (
     GameRuleError,
@@ -75,6 +75,10 @@ Amount = Annotated[StrictInt, Field(ge=-MAX_AMOUNT, le=MAX_AMOUNT)]
 class AsszortiSettings(StrictModel):
     """Table rules of an Asszorti match."""
 
+    model_config = ConfigDict(
+        json_schema_extra={"examples": [{"kontra": True, "planned_deals": 12, "first_dealer": 0}]}
+    )
+
     kontra: StrictBool = Field(True, description="false: the table plays without doubling")
     planned_deals: Annotated[StrictInt, Field(ge=1, le=10_000)] | None = Field(
         None, description="the match is decided after this many rounds; null: no limit"
@@ -85,6 +89,10 @@ class AsszortiSettings(StrictModel):
 class Arrivazs(StrictModel):
     """The declarer's announcement to take all of the last three tricks."""
 
+    model_config = ConfigDict(
+        json_schema_extra={"examples": [{"won": True, "idegen": False, "kontra": "none"}]}
+    )
+
     won: StrictBool
     idegen: StrictBool = Field(False, description="won in a trump contract without a trump")
     kontra: Kontra = Kontra.NONE
@@ -92,6 +100,22 @@ class Arrivazs(StrictModel):
 
 class AsszortiHand(RoundInput):
     """A hand as played: the declarer, the contract and the tricks each seat took."""
+
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [
+                {
+                    "type": "asszorti_hand",
+                    "declarer": 1,
+                    "contract": "1",
+                    "trumps": "diamonds",
+                    "tricks": [2, 7, 2],
+                    "kontra": "none",
+                    "arrivazs": None,
+                }
+            ]
+        }
+    )
 
     round_type = "asszorti_hand"
     type: Literal["asszorti_hand"]
@@ -107,6 +131,10 @@ class AsszortiHand(RoundInput):
 
 class AsszortiAmounts(RoundInput):
     """A hand the table scored itself: each seat's signed net, summing to zero."""
+
+    model_config = ConfigDict(
+        json_schema_extra={"examples": [{"type": "asszorti_amounts", "amounts": [-9, 18, -9]}]}
+    )
 
     round_type = "asszorti_amounts"
     type: Literal["asszorti_amounts"]

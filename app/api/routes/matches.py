@@ -6,15 +6,13 @@ from fastapi import APIRouter, Body, Depends, Request, Response
 
 from app.api.deps import DbDep, HostDep, PlayerDep, ReaderDep, limit_match_creation
 from app.api.etag import not_modified, set_etag
-from app.api.headers import IdempotencyKeyDep, IfMatchDep, to_response
+from app.api.headers import REPLAYABLE, IdempotencyKeyDep, IfMatchDep, to_response
 from app.api.problems import responses
 from app.schemas import MatchCreate, MatchCreated, MatchRead, MatchUpdate
 from app.services import matches
 from app.services.writes import Once, WriteRequest
 
 router = APIRouter(prefix="/v1/matches", tags=["matches"])
-
-REPLAYABLE = {"Idempotent-Replayed": {"description": "true when this is a replayed response"}}
 
 
 @router.post(

@@ -5,7 +5,7 @@ from typing import Annotated
 from fastapi import APIRouter, Body, Path, Response
 
 from app.api.deps import DbDep, PlayerDep, ReaderDep
-from app.api.headers import IdempotencyKeyDep, IfMatchDep, to_response
+from app.api.headers import REPLAYABLE, IdempotencyKeyDep, IfMatchDep, to_response
 from app.api.problems import responses
 from app.schemas import RoundBody, RoundHistory, RoundList, RoundRead
 from app.services import rounds
@@ -14,7 +14,6 @@ from app.services.writes import Once, WriteRequest
 router = APIRouter(prefix="/v1/matches/{match_id}/rounds", tags=["rounds"])
 
 RoundNumber = Annotated[int, Path(ge=1, le=1_000_000, description="1 for the first round")]
-REPLAYABLE = {"Idempotent-Replayed": {"description": "true when this is a replayed response"}}
 
 
 @router.post(
