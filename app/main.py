@@ -61,28 +61,31 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.settings = settings
     problems.install(app)
     # Outermost last: every response, errors included, gets CORS headers and a request id.
+    # Our own body limit rather than FastAPI's max_body_size, whose 413 is text/plain
+    # on some paths; ours is always problem+json.
     app.add_middleware(BodySizeLimit, max_bytes=settings.max_body_bytes)
-    app.add_middleware(
-        CORSMiddleware,
-        allow_origins=settings.cors_origins,
-        allow_methods=["GET", "POST", "PUT", "PATCH", "DELETE"],
-        allow_headers=[
-            "Authorization",
-            "Content-Type",
-            "Idempotency-Key",
-            "If-Match",
-            "If-None-Match",
-            REQUEST_ID_HEADER,
-        ],
-        expose_headers=[
-            "ETag",
-            "Location",
-            "Idempotent-Replayed",
-            "Retry-After",
-            REQUEST_ID_HEADER,
-        ],
-        max_age=600,
-    )
+    if settings.cors_origins:
+        app.add_middleware(
+            CORSMiddleware,
+            allow_origins=settings.cors_origins,
+            allow_methods=["GET", "POST", "PUT", "PATCH", "DELETE"],
+            allow_headers=[
+                "Authorization",
+                "Content-Type",
+                "Idempotency-Key",
+                "If-Match",
+                "If-None-Match",
+                REQUEST_ID_HEADER,
+            ],
+            expose_headers=[
+                "ETag",
+                "Location",
+                "Idempotent-Replayed",
+                "Retry-After",
+                REQUEST_ID_HEADER,
+            ],
+            max_age=600,
+        )
     app.add_middleware(RequestContext)
 
     def openapi() -> dict[str, Any]:
@@ -131,3 +134,6 @@ def _problem_media_types(document: dict[str, Any]) -> dict[str, Any]:
         if "enum" in schema and "examples" not in schema:
             schema["examples"] = [schema["enum"][0]]
     return document
+
+
+app = create_app()

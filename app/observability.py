@@ -108,11 +108,12 @@ class RequestContext:
             await self.app(scope, receive, send_with_id)
         except Exception:
             logger.exception("unhandled error on %s %s", scope["method"], scope["path"])
-            if not response_started:
-                response = problem(
-                    500, "internal_error", "Internal server error", "an unexpected error occurred"
-                )
-                await response(scope, receive, send_with_id)
+            if response_started:
+                raise
+            response = problem(
+                500, "internal_error", "Internal server error", "an unexpected error occurred"
+            )
+            await response(scope, receive, send_with_id)
         finally:
             access_logger.info(
                 "%s %s %s",

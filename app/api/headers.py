@@ -5,8 +5,9 @@ from __future__ import annotations
 import re
 from typing import Annotated
 
-from fastapi import Depends, Header
-from fastapi.responses import JSONResponse, Response
+from fastapi import Header
+from fastapi.responses import Response
+from pydantic_core import to_json
 
 from app.api.problems import PROBLEM_JSON
 from app.errors import FieldError, InvalidHeader
@@ -21,16 +22,26 @@ def _bad(header: str, message: str) -> InvalidHeader:
     return InvalidHeader(f"{header}: {message}", errors=[FieldError(("header", header), message)])
 
 
-async def idempotency_key(
-    key: Annotated[
-        str | None,
-        Header(
-            alias="Idempotency-Key",
-            description="Any unique string (a UUID is best), 1-255 printable ASCII characters. "
-            "A retry with the same key and body replays the first response.",
-        ),
-    ] = None,
-) -> str | None:
+IdempotencyKeyHeader = Annotated[
+    str | None,
+    Header(
+        alias="Idempotency-Key",
+        description="Any unique string (a UUID is best), 1-255 printable ASCII characters. "
+        "A retry with the same key and body replays the first response.",
+    ),
+]
+IfMatchHeader = Annotated[
+    str | None,
+    Header(
+        alias="If-Match",
+        description='The ETag of the match as last read (e.g. "v7"), or *. '
+        "A stale one is answered 412 and nothing is written.",
+    ),
+]
+
+
+def idempotency_key(key: str | None) -> str | None:
+    """The Idempotency-Key, checked; None when absent."""
     if key is None:
         return None
     if not 1 <= len(key) <= MAX_KEY_LENGTH or not _PRINTABLE.fullmatch(key):
@@ -38,16 +49,7 @@ async def idempotency_key(
     return key
 
 
-async def if_match(
-    value: Annotated[
-        str | None,
-        Header(
-            alias="If-Match",
-            description='The ETag of the match as last read (e.g. "v7"), or *. '
-            "A stale one is answered 412 and nothing is written.",
-        ),
-    ] = None,
-) -> frozenset[int] | None:
+def if_match(value: str | None) -> frozenset[int] | None:
     """The match versions If-Match accepts; None when absent or ``*``."""
     if value is None or value.strip() == "*":
         return None
@@ -72,9 +74,6 @@ REPLAYABLE = {
     }
 }
 
-IdempotencyKeyDep = Annotated[str | None, Depends(idempotency_key)]
-IfMatchDep = Annotated[frozenset[int] | None, Depends(if_match)]
-
 
 def to_response(written: Written) -> Response:
     """The HTTP response of a write, first time or replayed."""
@@ -84,6 +83,6 @@ def to_response(written: Written) -> Response:
     if written.body is None:
         return Response(status_code=written.status, headers=headers)
     media_type = PROBLEM_JSON if written.status >= 400 else "application/json"
-    return JSONResponse(
-        written.body, status_code=written.status, headers=headers, media_type=media_type
+    return Response(
+        to_json(written.body), status_code=written.status, headers=headers, media_type=media_type
     )

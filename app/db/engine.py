@@ -5,14 +5,37 @@ before it reads, so two writers queue on the busy timeout instead of failing
 with "database is locked" when one of them tries to upgrade a read lock.
 """
 
+from collections import OrderedDict
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from sqlalchemy import Connection, Engine, create_engine, event, text
 from sqlalchemy.engine import make_url
 
 from app.settings import Settings
+
+V = TypeVar("V")
+
+
+class LRUCache(Generic[V]):
+    """A bounded map that forgets the least recently used entry first."""
+
+    def __init__(self, maxsize: int) -> None:
+        self.maxsize = maxsize
+        self._items: OrderedDict[str, V] = OrderedDict()
+
+    def get(self, key: str) -> V | None:
+        value = self._items.get(key)
+        if value is not None:
+            self._items.move_to_end(key)
+        return value
+
+    def put(self, key: str, value: V) -> None:
+        self._items[key] = value
+        self._items.move_to_end(key)
+        if len(self._items) > self.maxsize:
+            self._items.popitem(last=False)
 
 
 class Database:
@@ -27,6 +50,7 @@ class Database:
         else:
             kwargs["pool_size"] = settings.database_pool_size
         self.engine: Engine = create_engine(url, **kwargs)
+        self._caches: dict[str, LRUCache[Any]] = {}
         if self.is_sqlite:
             _configure_sqlite(self.engine, settings.sqlite_busy_timeout_ms)
 
@@ -43,6 +67,12 @@ class Database:
             conn = conn.execution_options(sqlite_write=True)
             with conn.begin():
                 yield conn
+
+    def cache(self, name: str, maxsize: int) -> LRUCache[Any]:
+        """A process-local cache of rows that never change, kept with this database."""
+        if name not in self._caches:
+            self._caches[name] = LRUCache(maxsize)
+        return self._caches[name]
 
     def ping(self) -> None:
         """Raise if the database cannot be reached."""

@@ -15,10 +15,11 @@ from typing import Any
 from sqlalchemy import RowMapping
 
 from app.db import repository
-from app.db.engine import Database
+from app.db.engine import Database, LRUCache
 from app.errors import Forbidden, MatchNotFound, Unauthenticated
 
 MAX_TOKEN_LENGTH = 128
+CREDENTIAL_CACHE_SIZE = 50_000
 
 
 class Role(StrEnum):
@@ -89,11 +90,23 @@ def authenticate(db: Database, token: str | None) -> Principal:
     if not token or len(token) > MAX_TOKEN_LENGTH or token.count(".") != 1:
         raise Unauthenticated("send Authorization: Bearer <token> with a token of this match")
     credential_id, secret = token.split(".")
-    with db.read() as conn:
-        row = repository.get_credential(conn, credential_id)
-    if row is None or not hmac.compare_digest(row["secret_hash"], _hash(secret)):
+    known = _credentials(db).get(credential_id)
+    if known is None:
+        with db.read() as conn:
+            row = repository.get_credential(conn, credential_id)
+        if row is None:
+            raise Unauthenticated("the token is not known")
+        known = (row["secret_hash"], Principal(row["match_id"], Role(row["role"]), row["seat"]))
+        _credentials(db).put(credential_id, known)
+    secret_hash, principal = known
+    if not hmac.compare_digest(secret_hash, _hash(secret)):
         raise Unauthenticated("the token is not known")
-    return Principal(match_id=row["match_id"], role=Role(row["role"]), seat=row["seat"])
+    return principal
+
+
+def _credentials(db: Database) -> LRUCache[tuple[str, Principal]]:
+    """Credentials never change once issued, so each process keeps the ones it has seen."""
+    return db.cache("credentials", CREDENTIAL_CACHE_SIZE)
 
 
 def authorize(db: Database, who: Principal, match_id: str, need: Permission) -> None:

@@ -30,3 +30,12 @@ def test_readyz_fails_until_the_schema_is_at_head(tmp_path: Any) -> None:
         assert response.json()["code"] == "not_ready"
         migrate(url)
         assert unmigrated.get("/readyz").status_code == 200
+
+
+def test_the_served_app_object_exists() -> None:
+    """`uvicorn app.main:app` (make run, the Dockerfile) needs this module attribute."""
+    from fastapi import FastAPI
+
+    import app.main
+
+    assert isinstance(app.main.app, FastAPI)

@@ -125,3 +125,18 @@ def test_ten_thousand_players_and_a_megabyte_name(client: Any) -> None:
     assert many.status_code in (413, 422)
     huge = client.post("/v1/matches", json={"game": "asszorti", "players": ["x" * 1_000_000] * 3})
     assert huge.status_code == 413
+
+
+def test_an_unexpected_error_is_a_500_problem_with_a_request_id(database_url: str) -> None:
+    app = create_app(Settings(database_url=database_url, rate_limit_matches_per_minute=0))
+
+    @app.get("/boom")
+    async def boom() -> None:
+        raise RuntimeError("bug")
+
+    with TestClient(app, raise_server_exceptions=False) as broken:
+        response = broken.get("/boom", headers={"X-Request-ID": "oops-1"})
+    assert response.status_code == 500
+    assert response.headers["content-type"] == "application/problem+json"
+    assert response.json()["code"] == "internal_error"
+    assert response.headers["x-request-id"] == "oops-1"

@@ -6,7 +6,14 @@ from fastapi import APIRouter, Body, Depends, Request, Response
 
 from app.api.deps import DbDep, HostDep, PlayerDep, ReaderDep, limit_match_creation
 from app.api.etag import not_modified, set_etag
-from app.api.headers import REPLAYABLE, IdempotencyKeyDep, IfMatchDep, to_response
+from app.api.headers import (
+    REPLAYABLE,
+    IdempotencyKeyHeader,
+    IfMatchHeader,
+    idempotency_key,
+    if_match,
+    to_response,
+)
 from app.api.problems import responses
 from app.schemas import MatchCreate, MatchCreated, MatchRead, MatchUpdate
 from app.services import matches
@@ -25,10 +32,15 @@ router = APIRouter(prefix="/v1/matches", tags=["matches"])
     dependencies=[Depends(limit_match_creation)],
 )
 async def create_match(
-    db: DbDep, key: IdempotencyKeyDep, body: Annotated[MatchCreate, Body()]
+    db: DbDep, body: Annotated[MatchCreate, Body()], key: IdempotencyKeyHeader = None
 ) -> Response:
     """Create a match. The response carries the host, player and viewer tokens, once."""
-    once = Once.of(key, scope="", request="POST /v1/matches", body=body.model_dump(mode="json"))
+    once = Once.of(
+        idempotency_key(key),
+        scope="",
+        request="POST /v1/matches",
+        body=body.model_dump(mode="json"),
+    )
     return to_response(matches.create_match(db, WriteRequest(once=once), body))
 
 
@@ -40,10 +52,10 @@ async def create_match(
     responses={304: {"description": "Not modified"}, **responses(401, 403, 404)},
 )
 async def get_match(
-    db: DbDep, who: ReaderDep, match_id: str, request: Request, response: Response
+    caller: ReaderDep, match_id: str, request: Request, response: Response
 ) -> MatchRead | Response:
     """The match with its running totals; answers 304 to a current If-None-Match."""
-    match = matches.get_match(db, match_id)
+    match = matches.get_match(caller.db, match_id)
     if not_modified(request, match.version):
         unchanged = Response(status_code=304)
         set_etag(unchanged, match.version)
@@ -60,11 +72,11 @@ async def get_match(
     responses=responses(401, 403, 404, 409, 412, 422),
 )
 async def update_match(
-    db: DbDep, who: HostDep, match_id: str, versions: IfMatchDep, body: MatchUpdate
+    caller: HostDep, match_id: str, body: MatchUpdate, versions: IfMatchHeader = None
 ) -> Response:
     """Change the target, planned deals, kontra, first dealer, or player and team names."""
-    request = WriteRequest(who=who, expected_versions=versions)
-    return to_response(matches.update_match(db, request, match_id, body))
+    request = WriteRequest(who=caller.who, expected_versions=if_match(versions))
+    return to_response(matches.update_match(caller.db, request, match_id, body))
 
 
 @router.post(
@@ -75,9 +87,12 @@ async def update_match(
     responses={200: {"headers": REPLAYABLE}, **responses(401, 403, 404, 409, 412, 422)},
 )
 async def end_match(
-    db: DbDep, who: PlayerDep, match_id: str, versions: IfMatchDep, key: IdempotencyKeyDep
+    caller: PlayerDep,
+    match_id: str,
+    versions: IfMatchHeader = None,
+    key: IdempotencyKeyHeader = None,
 ) -> Response:
     """Bank the sheet as it stands, name the winner and record who ended the match."""
-    once = Once.of(key, scope=match_id, request="POST end", body=None)
-    request = WriteRequest(who=who, expected_versions=versions, once=once)
-    return to_response(matches.end_match(db, request, match_id))
+    once = Once.of(idempotency_key(key), scope=match_id, request="POST end", body=None)
+    request = WriteRequest(who=caller.who, expected_versions=if_match(versions), once=once)
+    return to_response(matches.end_match(caller.db, request, match_id))

@@ -4,8 +4,15 @@ from typing import Annotated
 
 from fastapi import APIRouter, Body, Path, Response
 
-from app.api.deps import DbDep, PlayerDep, ReaderDep
-from app.api.headers import REPLAYABLE, IdempotencyKeyDep, IfMatchDep, to_response
+from app.api.deps import PlayerDep, ReaderDep
+from app.api.headers import (
+    REPLAYABLE,
+    IdempotencyKeyHeader,
+    IfMatchHeader,
+    idempotency_key,
+    if_match,
+    to_response,
+)
 from app.api.problems import responses
 from app.schemas import RoundBody, RoundHistory, RoundList, RoundRead
 from app.services import rounds
@@ -25,17 +32,21 @@ RoundNumber = Annotated[int, Path(ge=1, le=1_000_000, description="1 for the fir
     responses={201: {"headers": REPLAYABLE}, **responses(401, 403, 404, 409, 412, 413, 422)},
 )
 async def create_round(
-    db: DbDep,
-    who: PlayerDep,
+    caller: PlayerDep,
     match_id: str,
-    versions: IfMatchDep,
-    key: IdempotencyKeyDep,
     body: Annotated[RoundBody, Body()],
+    versions: IfMatchHeader = None,
+    key: IdempotencyKeyHeader = None,
 ) -> Response:
     """Score a round as the table entered it and add it to the sheet."""
-    once = Once.of(key, scope=match_id, request="POST rounds", body=body.model_dump(mode="json"))
-    request = WriteRequest(who=who, expected_versions=versions, once=once)
-    return to_response(rounds.add_round(db, request, match_id, body))
+    once = Once.of(
+        idempotency_key(key),
+        scope=match_id,
+        request="POST rounds",
+        body=body.model_dump(mode="json"),
+    )
+    request = WriteRequest(who=caller.who, expected_versions=if_match(versions), once=once)
+    return to_response(rounds.add_round(caller.db, request, match_id, body))
 
 
 @router.get(
@@ -45,9 +56,9 @@ async def create_round(
     summary="All rounds, in order",
     responses=responses(401, 403, 404),
 )
-async def list_rounds(db: DbDep, who: ReaderDep, match_id: str) -> RoundList:
+async def list_rounds(caller: ReaderDep, match_id: str) -> RoundList:
     """Every round of the match with its input and result."""
-    return rounds.list_rounds(db, match_id)
+    return rounds.list_rounds(caller.db, match_id)
 
 
 @router.get(
@@ -57,9 +68,9 @@ async def list_rounds(db: DbDep, who: ReaderDep, match_id: str) -> RoundList:
     summary="Read one round",
     responses=responses(401, 403, 404, 422),
 )
-async def get_round(db: DbDep, who: ReaderDep, match_id: str, number: RoundNumber) -> RoundRead:
+async def get_round(caller: ReaderDep, match_id: str, number: RoundNumber) -> RoundRead:
     """One round with its input and result."""
-    return rounds.get_round(db, match_id, number)
+    return rounds.get_round(caller.db, match_id, number)
 
 
 @router.get(
@@ -69,11 +80,9 @@ async def get_round(db: DbDep, who: ReaderDep, match_id: str, number: RoundNumbe
     summary="Every input a round has held",
     responses=responses(401, 403, 404, 422),
 )
-async def get_round_history(
-    db: DbDep, who: ReaderDep, match_id: str, number: RoundNumber
-) -> RoundHistory:
+async def get_round_history(caller: ReaderDep, match_id: str, number: RoundNumber) -> RoundHistory:
     """Each entry, correction and removal of this round number, who made it and when."""
-    return rounds.round_history(db, match_id, number)
+    return rounds.round_history(caller.db, match_id, number)
 
 
 @router.put(
@@ -84,16 +93,15 @@ async def get_round_history(
     responses=responses(401, 403, 404, 409, 412, 413, 422),
 )
 async def replace_round(
-    db: DbDep,
-    who: PlayerDep,
+    caller: PlayerDep,
     match_id: str,
     number: RoundNumber,
-    versions: IfMatchDep,
     body: Annotated[RoundBody, Body()],
+    versions: IfMatchHeader = None,
 ) -> Response:
     """Replace a round's input; every later row of the sheet is recomputed."""
-    request = WriteRequest(who=who, expected_versions=versions)
-    return to_response(rounds.replace_round(db, request, match_id, number, body))
+    request = WriteRequest(who=caller.who, expected_versions=if_match(versions))
+    return to_response(rounds.replace_round(caller.db, request, match_id, number, body))
 
 
 @router.delete(
@@ -104,8 +112,8 @@ async def replace_round(
     responses=responses(401, 403, 404, 409, 412, 422),
 )
 async def delete_round(
-    db: DbDep, who: PlayerDep, match_id: str, number: RoundNumber, versions: IfMatchDep
+    caller: PlayerDep, match_id: str, number: RoundNumber, versions: IfMatchHeader = None
 ) -> Response:
     """Remove the last round; only the last round can be removed. Its history is kept."""
-    request = WriteRequest(who=who, expected_versions=versions)
-    return to_response(rounds.delete_round(db, request, match_id, number))
+    request = WriteRequest(who=caller.who, expected_versions=if_match(versions))
+    return to_response(rounds.delete_round(caller.db, request, match_id, number))

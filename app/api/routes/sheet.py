@@ -2,7 +2,7 @@
 
 from fastapi import APIRouter, Request, Response
 
-from app.api.deps import DbDep, ReaderDep
+from app.api.deps import ReaderDep
 from app.api.etag import set_etag
 from app.api.problems import responses
 from app.schemas import SheetRead
@@ -22,10 +22,10 @@ router = APIRouter(prefix="/v1/matches/{match_id}/sheet", tags=["sheet"])
     },
 )
 async def get_sheet(
-    db: DbDep, who: ReaderDep, match_id: str, request: Request, response: Response
+    caller: ReaderDep, match_id: str, request: Request, response: Response
 ) -> SheetRead | Response:
     """Headings, a row of cells per round, totals and owed amounts."""
-    result, version = sheet.get_sheet(db, match_id)
+    result, version = sheet.get_sheet(caller.db, match_id)
     if _wants_csv(request.headers.get("accept", "")):
         csv_response = Response(sheet.sheet_csv(result), media_type="text/csv")
         set_etag(csv_response, version)
