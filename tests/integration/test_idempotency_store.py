@@ -1,0 +1,48 @@
+"""Idempotency keys are kept for at least a day and forgotten after, with no daemon."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from sqlalchemy import select
+
+from app.db import repository
+from app.db.engine import Database
+from app.db.models import IDEMPOTENCY_KEY
+from app.schemas import MATCH_CREATE_MODELS
+from app.services import matches
+from app.services.state import utcnow
+from app.services.writes import KEY_TTL, Once, WriteRequest
+from app.settings import Settings
+
+
+def _key(db: Database, key: str, age: timedelta) -> None:
+    with db.write() as conn:
+        repository.claim_idempotency_key(
+            conn,
+            {
+                "scope": "m" * 32,
+                "key": key,
+                "fingerprint": "f" * 64,
+                "status": 201,
+                "body": {},
+                "headers": {},
+                "created_at": utcnow() - age,
+            },
+        )
+
+
+def test_creating_a_match_forgets_keys_older_than_a_day(database_url: str) -> None:
+    db = Database(Settings(database_url=database_url))
+    _key(db, "old-key", KEY_TTL + timedelta(minutes=1))
+    _key(db, "recent-key", KEY_TTL - timedelta(minutes=1))
+    body = MATCH_CREATE_MODELS["asszorti"].model_validate(
+        {"game": "asszorti", "players": ["Anna", "Berta", "Csaba"]}
+    )
+    once = Once.of("prune-trigger", scope="", request="POST /v1/matches", body={"n": 1})
+    matches.create_match(db, WriteRequest(once=once), body)
+    with db.read() as conn:
+        kept = set(conn.execute(select(IDEMPOTENCY_KEY.c.key)).scalars())
+    assert "old-key" not in kept
+    assert {"recent-key", "prune-trigger"} <= kept
+    db.dispose()
