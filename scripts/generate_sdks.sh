@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Generate the SDKs from the committed OpenAPI document and check they are usable:
+#   - a Python client (openapi-python-client, a dev dependency in uv.lock) in
+#     $SDK_PYTHON_OUT (default sdk/python, gitignored);
+#   - TypeScript types (openapi-typescript, pinned in sdk/typescript/package-lock.json)
+#     in sdk/typescript/generated/types.ts (gitignored), then `tsc --strict` over
+#     sdk/typescript/check.ts, which uses the round union, Problem and nullable fields.
+# Nothing generated is committed. Needs `make install` (for .venv) and Node/npm.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$(pwd)
+
+SPEC="$ROOT/openapi/openapi.json"
+PYTHON_OUT="${SDK_PYTHON_OUT:-$ROOT/sdk/python}"
+
+echo "==> Python client -> $PYTHON_OUT"
+generator_log=$(mktemp)
+trap 'rm -f "$generator_log"' EXIT
+"$ROOT/.venv/bin/openapi-python-client" generate \
+  --path "$SPEC" \
+  --config "$ROOT/sdk/python-config.yaml" \
+  --output-path "$PYTHON_OUT" \
+  --overwrite 2>&1 | tee "$generator_log"
+# openapi-python-client exits 0 when it had to leave parts of the schema out.
+if grep -qi "warning" "$generator_log"; then
+  echo "openapi-python-client reported warnings: parts of the client are missing" >&2
+  exit 1
+fi
+"$ROOT/.venv/bin/python" -c \
+  "import sys; sys.path.insert(0, sys.argv[1]); import squarescores_client.api, squarescores_client.models" \
+  "$PYTHON_OUT"
+
+echo "==> TypeScript types -> sdk/typescript/generated/types.ts"
+if ! command -v npm >/dev/null 2>&1; then
+  echo "npm is required to generate the TypeScript types" >&2
+  exit 1
+fi
+cd "$ROOT/sdk/typescript"
+npm ci --no-audit --no-fund --loglevel=error
+npx --no-install openapi-typescript "$SPEC" -o generated/types.ts
+npx --no-install tsc --noEmit --strict
+echo "==> SDKs generated and type-checked"
