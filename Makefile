@@ -10,7 +10,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 WORKERS ?= 1
 
-.PHONY: install run migrate test lint format typecheck openapi check-openapi
+.PHONY: install run migrate test lint format openapi
 
 $(UV):
 	$(PYTHON) -m venv $(TOOLS)

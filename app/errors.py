@@ -119,3 +119,8 @@ class RateLimited(ServiceError):
     def __init__(self, detail: str, *, retry_after: int) -> None:
         super().__init__(detail)
         self.retry_after = retry_after
+
+
+class DatabaseUnavailable(ServiceError):
+    status, code, title = 503, "database_unavailable", "The database is unavailable"
+    retry_after = 5

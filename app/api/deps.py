@@ -13,7 +13,7 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from app.db.engine import Database
 from app.services.auth import Permission, Principal, authenticate, authorize
-from app.services.ratelimit import check_match_creation
+from app.services.ratelimit import RateLimit
 
 _bearer = HTTPBearer(auto_error=False, description="A host, player or viewer token of the match")
 
@@ -52,9 +52,11 @@ PlayerDep = Annotated[Caller, _allowed(Permission.PLAY)]
 HostDep = Annotated[Caller, _allowed(Permission.HOST)]
 
 
-async def limit_match_creation(request: Request) -> None:
-    """429 with Retry-After once a client creates too many matches a minute."""
+def match_creation_limit(request: Request) -> RateLimit | None:
+    """The client's limit on creating matches; None when the limit is off."""
     per_minute = request.app.state.settings.rate_limit_matches_per_minute
-    if per_minute:
-        client = request.client.host if request.client else "unknown"
-        check_match_creation(request.app.state.db, client, per_minute=per_minute)
+    if not per_minute:
+        return None
+    return RateLimit(
+        client=request.client.host if request.client else "unknown", per_minute=per_minute
+    )

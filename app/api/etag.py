@@ -1,6 +1,25 @@
-"""Strong ETags derived from the match version."""
+"""Strong ETags derived from the match version, and conditional GETs."""
 
-from fastapi import Request, Response
+from typing import Annotated, Any
+
+from fastapi import Header, Response
+
+IfNoneMatchHeader = Annotated[
+    str | None,
+    Header(
+        alias="If-None-Match",
+        description='The ETag last read (e.g. "v7"): answered 304 while nothing changed.',
+    ),
+]
+ETAG_HEADER = {
+    "ETag": {
+        "description": 'Strong ETag of the match version, e.g. "v7"',
+        "schema": {"type": "string"},
+    }
+}
+NOT_MODIFIED: dict[int | str, dict[str, Any]] = {
+    304: {"description": "Not modified: If-None-Match names the current ETag"}
+}
 
 
 def etag_of(version: int) -> str:
@@ -11,10 +30,14 @@ def set_etag(response: Response, version: int) -> None:
     response.headers["ETag"] = etag_of(version)
 
 
-def not_modified(request: Request, version: int) -> bool:
-    """Whether If-None-Match already names the current version."""
-    header = request.headers.get("if-none-match")
-    if not header:
-        return False
-    tags = {tag.strip() for tag in header.split(",")}
-    return "*" in tags or etag_of(version) in tags or f"W/{etag_of(version)}" in tags
+def unchanged(if_none_match: str | None, version: int) -> Response | None:
+    """A 304 when If-None-Match already names the current version, else None."""
+    if not if_none_match:
+        return None
+    tags = {tag.strip() for tag in if_none_match.split(",")}
+    current = etag_of(version)
+    if "*" in tags or current in tags or f"W/{current}" in tags:
+        response = Response(status_code=304)
+        set_etag(response, version)
+        return response
+    return None

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
@@ -9,13 +10,16 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from fastapi.routing import APIRoute
+from sqlalchemy.exc import OperationalError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Match
 
-from app.errors import RateLimited, ServiceError
+from app.errors import DatabaseUnavailable, RateLimited, ServiceError
 from app.schemas import MATCH_CREATE_MODELS, ROUND_TYPES, Problem
+from app.services.auth import Permission, authenticate, authorize
 
 PROBLEM_JSON = "application/problem+json"
+logger = logging.getLogger(__name__)
 
 # Tags of the discriminated unions, which pydantic puts into an error's location.
 _UNION_TAGS = set(ROUND_TYPES) | set(MATCH_CREATE_MODELS)
@@ -79,17 +83,37 @@ def _message(error: dict[str, Any]) -> str:
     return str(error["msg"])
 
 
-async def _validation_error(_: Request, exc: Exception) -> JSONResponse:
+def _malformed(request: Request) -> JSONResponse:
+    """422 malformed_json, unless authentication or authorization fails first.
+
+    FastAPI parses the JSON body before it resolves dependencies, so for a body
+    it cannot parse the 401/404/403 checks are made here, keeping API.md's order.
+    """
+    match_id = request.path_params.get("match_id")
+    if match_id is not None:
+        header = request.headers.get("authorization", "")
+        scheme, _, token = header.partition(" ")
+        need = Permission.HOST if request.method == "PATCH" else Permission.PLAY
+        try:
+            db = request.app.state.db
+            who = authenticate(db, token.strip() if scheme.lower() == "bearer" else None)
+            authorize(db, who, match_id, need)
+        except ServiceError as error:
+            return _problem_of(error)
+    return problem(
+        422,
+        "malformed_json",
+        "The request body is not valid JSON",
+        "the body could not be decoded and parsed as JSON",
+        errors=[{"loc": ["body"], "message": "malformed JSON"}],
+    )
+
+
+async def _validation_error(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, RequestValidationError)
     raw = exc.errors()
     if any(e["type"] == "json_invalid" for e in raw):
-        return problem(
-            422,
-            "malformed_json",
-            "The request body is not valid JSON",
-            "the body could not be parsed as JSON",
-            errors=[{"loc": ["body"], "message": "malformed JSON"}],
-        )
+        return _malformed(request)
     errors = [{"loc": _error_loc(e), "message": _message(e)} for e in raw]
     first = errors[0] if errors else {"loc": [], "message": "invalid"}
     where = ".".join(str(p) for p in first["loc"])
@@ -104,10 +128,21 @@ async def _validation_error(_: Request, exc: Exception) -> JSONResponse:
 
 async def _service_error(_: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, ServiceError)
+    return _problem_of(exc)
+
+
+async def _database_unavailable(request: Request, exc: Exception) -> JSONResponse:
+    logger.error("database unavailable on %s %s: %s", request.method, request.url.path, exc)
+    return _problem_of(
+        DatabaseUnavailable("the database is unavailable or not migrated; retry shortly")
+    )
+
+
+def _problem_of(exc: ServiceError) -> JSONResponse:
     headers = {}
     if exc.status == 401:
         headers["WWW-Authenticate"] = "Bearer"
-    if isinstance(exc, RateLimited):
+    if isinstance(exc, RateLimited | DatabaseUnavailable):
         headers["Retry-After"] = str(exc.retry_after)
     return JSONResponse(
         exc.problem(), status_code=exc.status, media_type=PROBLEM_JSON, headers=headers
@@ -140,13 +175,7 @@ async def _http_error(request: Request, exc: Exception) -> JSONResponse:
         )
     if exc.status_code == 400:
         # FastAPI's only 400: a body it could not decode (not UTF-8, not parseable).
-        return problem(
-            422,
-            "malformed_json",
-            "The request body is not valid JSON",
-            "the body could not be decoded as UTF-8 JSON",
-            errors=[{"loc": ["body"], "message": "malformed JSON"}],
-        )
+        return _malformed(request)
     code, title = _HTTP_CODES.get(exc.status_code, ("http_error", "HTTP error"))
     detail = exc.detail if isinstance(exc.detail, str) else title
     return problem(exc.status_code, code, title, detail, headers=exc.headers)
@@ -156,6 +185,7 @@ def install(app: FastAPI) -> None:
     """Register the handlers that turn every error into problem+json."""
     app.add_exception_handler(RequestValidationError, _validation_error)
     app.add_exception_handler(ServiceError, _service_error)
+    app.add_exception_handler(OperationalError, _database_unavailable)
     app.add_exception_handler(StarletteHTTPException, _http_error)
 
 

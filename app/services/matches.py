@@ -14,7 +14,9 @@ from app.errors import FieldError, InvalidInput, SettingLocked
 from app.games import GAMES
 from app.games.base import GameRuleError, SettingConflict, StrictModel
 from app.schemas import MatchCreated, MatchRead, MatchStatus, MatchUpdate, Tokens
+from app.services import ratelimit
 from app.services.auth import found, new_credentials
+from app.services.ratelimit import RateLimit
 from app.services.state import MatchState, match_read, state_to_json, status_of, utcnow, winner_of
 from app.services.writes import (
     WriteRequest,
@@ -43,8 +45,14 @@ def _etag(match: MatchRead) -> dict[str, str]:
     return {"ETag": etag(match.version)}
 
 
-def create_match(db: Database, request: WriteRequest, body: Any) -> Written:
-    """Create a match with its tokens; the tokens are shown in this response only."""
+def create_match(
+    db: Database, request: WriteRequest, body: Any, *, limit: RateLimit | None = None
+) -> Written:
+    """Create a match with its tokens; the tokens are shown in this response only.
+
+    ``limit`` counts the creation against the client's rate limit (after an
+    idempotent replay has had its chance to answer).
+    """
     game = GAMES[body.game]
     players = list(body.players)
     try:
@@ -57,6 +65,8 @@ def create_match(db: Database, request: WriteRequest, body: Any) -> Written:
     status = status_of(game, settings, sheet, 0)
 
     def work(conn: Connection) -> Written:
+        if limit is not None:
+            ratelimit.count(conn, limit)
         now = utcnow()
         match_id = uuid.uuid4().hex
         repository.insert_match(
@@ -128,8 +138,10 @@ def update_match(db: Database, request: WriteRequest, match_id: str, body: Match
             status = status_of(game, settings, state.sheet, state.round_count)
             values["status"] = status.value
             values["winner"] = winner_of(game, settings, state.sheet, status)
-        values.update(version=state.row["version"] + 1, updated_at=utcnow())
-        repository.update_match(conn, match_id, values)
+        changed = {k: v for k, v in values.items() if v != state.row[k]}
+        if changed:  # a PATCH that changes nothing leaves the version (and ETag) alone
+            changed.update(version=state.row["version"] + 1, updated_at=utcnow())
+            repository.update_match(conn, match_id, changed)
         return _match_written(conn, match_id)
 
     return run_write(db, request, work)

@@ -242,30 +242,33 @@ def delete_round(db: Database, request: WriteRequest, match_id: str, number: int
     return run_write(db, request, work)
 
 
-def list_rounds(db: Database, match_id: str) -> RoundList:
+def list_rounds(db: Database, match_id: str) -> tuple[RoundList, int]:
+    """Every round in order, and the match version they are as of."""
     with db.read() as conn:
-        found(repository.get_match(conn, match_id), match_id)
+        version = found(repository.get_match(conn, match_id), match_id)["version"]
         rows = repository.list_rounds(conn, match_id)
-    return RoundList(items=[round_read(row) for row in rows])
+    return RoundList(items=[round_read(row) for row in rows]), version
 
 
-def get_round(db: Database, match_id: str, number: int) -> RoundRead:
+def get_round(db: Database, match_id: str, number: int) -> tuple[RoundRead, int]:
+    """One round, and the match version it is as of."""
     with db.read() as conn:
-        found(repository.get_match(conn, match_id), match_id)
+        version = found(repository.get_match(conn, match_id), match_id)["version"]
         row = repository.get_round(conn, match_id, number)
     if row is None:
         raise RoundNotFound(f"the match has no round {number}")
-    return round_read(row)
+    return round_read(row), version
 
 
-def round_history(db: Database, match_id: str, number: int) -> RoundHistory:
-    """Every input round ``number`` has held, who entered it and when, oldest first."""
+def round_history(db: Database, match_id: str, number: int) -> tuple[RoundHistory, int]:
+    """Every input round ``number`` has held, who entered it and when, oldest first;
+    and the match version it is as of."""
     with db.read() as conn:
-        found(repository.get_match(conn, match_id), match_id)
+        version = found(repository.get_match(conn, match_id), match_id)["version"]
         rows = repository.list_revisions(conn, match_id, number)
     if not rows:
         raise RoundNotFound(f"the match has no round {number}, and never had")
-    return RoundHistory(
+    history = RoundHistory(
         number=number,
         items=[
             RoundRevisionRead(
@@ -279,6 +282,7 @@ def round_history(db: Database, match_id: str, number: int) -> RoundHistory:
             for index, row in enumerate(rows, start=1)
         ],
     )
+    return history, version
 
 
 def round_rows(db: Database, match_id: str) -> tuple[MatchState, list[RowMapping]]:

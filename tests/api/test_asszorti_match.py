@@ -407,3 +407,31 @@ def test_rounds_list_and_get(table: Table) -> None:
     assert not_number.status_code == 422
     assert not_number.json()["errors"][0]["loc"] == ["path", "number"]
     assert table.get("/rounds/0").status_code == 422
+
+
+def test_a_patch_that_changes_nothing_keeps_the_version(table: Table) -> None:
+    same = table.patch({"settings": {"kontra": True}, "players": PLAYERS})
+    assert same.status_code == 200
+    assert same.json()["version"] == 1 and same.headers["etag"] == '"v1"'
+    assert table.patch({}).json()["version"] == 1
+
+
+def test_every_read_has_an_etag_and_answers_304(table: Table) -> None:
+    table.round(amounts(2, -1, -1))
+    for path in ("", "/rounds", "/rounds/1", "/rounds/1/history", "/sheet", "/sheet.csv"):
+        first = table.get(path)
+        assert first.status_code == 200, path
+        etag = first.headers["etag"]
+        assert etag == '"v2"'
+        again = table.get(path, headers={"If-None-Match": etag})
+        assert again.status_code == 304, path
+        assert again.content == b""
+    table.round(amounts(2, -1, -1))
+    assert table.get("/sheet", headers={"If-None-Match": '"v2"'}).status_code == 200
+
+
+def test_sheet_csv_has_its_own_operation(table: Table) -> None:
+    table.round(hand(declarer=1, tricks=[2, 7, 2]))
+    csv = table.get("/sheet.csv")
+    assert csv.headers["content-type"].startswith("text/csv")
+    assert csv.text.splitlines()[1] == "1,0,0,18,0"

@@ -108,3 +108,26 @@ def test_no_response_contains_a_token_hash(table: Table) -> None:
     for path in ("", "/rounds", "/sheet"):
         assert digest not in table.get(path).text
     assert table.tokens["host"] not in table.get("").text
+
+
+def test_malformed_json_still_answers_401_403_404_first(table: Table) -> None:
+    garbage = b'{"type": "asszorti_amounts", '
+    json_header = {"content-type": "application/json"}
+    no_token = table.client.post(table.url + "/rounds", content=garbage, headers=json_header)
+    assert no_token.status_code == 401
+    viewer = table.client.post(
+        table.url + "/rounds", content=garbage, headers={**json_header, **table.auth("viewer")}
+    )
+    assert viewer.status_code == 403
+    player_patch = table.client.patch(
+        table.url, content=garbage, headers={**json_header, **table.auth(0)}
+    )
+    assert player_patch.status_code == 403
+    missing = table.client.post(
+        "/v1/matches/nope/rounds", content=garbage, headers={**json_header, **table.auth()}
+    )
+    assert missing.status_code == 404
+    allowed = table.client.post(
+        table.url + "/rounds", content=garbage, headers={**json_header, **table.auth(1)}
+    )
+    assert allowed.status_code == 422 and allowed.json()["code"] == "malformed_json"

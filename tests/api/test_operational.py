@@ -140,3 +140,25 @@ def test_an_unexpected_error_is_a_500_problem_with_a_request_id(database_url: st
     assert response.headers["content-type"] == "application/problem+json"
     assert response.json()["code"] == "internal_error"
     assert response.headers["x-request-id"] == "oops-1"
+
+
+def test_an_idempotent_replay_is_not_rate_limited(database_url: str) -> None:
+    settings = Settings(database_url=database_url, rate_limit_matches_per_minute=1)
+    with TestClient(create_app(settings), client=("203.0.113.9", 5000)) as limited:
+        key = {"Idempotency-Key": "once-only"}
+        first = limited.post("/v1/matches", json=MATCH_BODY, headers=key)
+        replay = limited.post("/v1/matches", json=MATCH_BODY, headers=key)
+        assert first.status_code == replay.status_code == 201
+        assert replay.headers["idempotent-replayed"] == "true"
+        invalid = limited.post("/v1/matches", json={"game": "asszorti", "players": []})
+        assert invalid.status_code == 422  # not counted, not limited
+        assert limited.post("/v1/matches", json=MATCH_BODY).status_code == 429
+
+
+def test_an_unreachable_database_is_503(tmp_path: Any) -> None:
+    url = f"sqlite:///{tmp_path}/missing/dir/nothing.db"
+    with TestClient(create_app(Settings(database_url=url, rate_limit_matches_per_minute=0))) as c:
+        response = c.post("/v1/matches", json=MATCH_BODY)
+    assert response.status_code == 503
+    assert response.json()["code"] == "database_unavailable"
+    assert response.headers["retry-after"]

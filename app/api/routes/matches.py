@@ -2,10 +2,10 @@
 
 from typing import Annotated
 
-from fastapi import APIRouter, Body, Depends, Request, Response
+from fastapi import APIRouter, Body, Request, Response
 
-from app.api.deps import DbDep, HostDep, PlayerDep, ReaderDep, limit_match_creation
-from app.api.etag import not_modified, set_etag
+from app.api.deps import DbDep, HostDep, PlayerDep, ReaderDep, match_creation_limit
+from app.api.etag import ETAG_HEADER, NOT_MODIFIED, IfNoneMatchHeader, set_etag, unchanged
 from app.api.headers import (
     REPLAYABLE,
     IdempotencyKeyHeader,
@@ -29,10 +29,12 @@ router = APIRouter(prefix="/v1/matches", tags=["matches"])
     name="createMatch",
     summary="Create a match and its tokens",
     responses={201: {"headers": REPLAYABLE}, **responses(409, 413, 422, 429)},
-    dependencies=[Depends(limit_match_creation)],
 )
 async def create_match(
-    db: DbDep, body: Annotated[MatchCreate, Body()], key: IdempotencyKeyHeader = None
+    db: DbDep,
+    body: Annotated[MatchCreate, Body()],
+    request: Request,
+    key: IdempotencyKeyHeader = None,
 ) -> Response:
     """Create a match. The response carries the host, player and viewer tokens, once."""
     once = Once.of(
@@ -41,7 +43,10 @@ async def create_match(
         request="POST /v1/matches",
         body=body.model_dump(mode="json"),
     )
-    return to_response(matches.create_match(db, WriteRequest(once=once), body))
+    written = matches.create_match(
+        db, WriteRequest(once=once), body, limit=match_creation_limit(request)
+    )
+    return to_response(written)
 
 
 @router.get(
@@ -49,17 +54,15 @@ async def create_match(
     response_model=MatchRead,
     name="getMatch",
     summary="Read a match: status, totals, standings",
-    responses={304: {"description": "Not modified"}, **responses(401, 403, 404)},
+    responses={200: {"headers": ETAG_HEADER}, **NOT_MODIFIED, **responses(401, 403, 404)},
 )
 async def get_match(
-    caller: ReaderDep, match_id: str, request: Request, response: Response
+    caller: ReaderDep, match_id: str, response: Response, if_none_match: IfNoneMatchHeader = None
 ) -> MatchRead | Response:
     """The match with its running totals; answers 304 to a current If-None-Match."""
     match = matches.get_match(caller.db, match_id)
-    if not_modified(request, match.version):
-        unchanged = Response(status_code=304)
-        set_etag(unchanged, match.version)
-        return unchanged
+    if (not_modified := unchanged(if_none_match, match.version)) is not None:
+        return not_modified
     set_etag(response, match.version)
     return match
 

@@ -1,10 +1,11 @@
 """Rounds: enter, list, read, correct, remove the last, history."""
 
-from typing import Annotated
+from typing import Annotated, TypeVar
 
 from fastapi import APIRouter, Body, Path, Response
 
 from app.api.deps import PlayerDep, ReaderDep
+from app.api.etag import ETAG_HEADER, NOT_MODIFIED, IfNoneMatchHeader, set_etag, unchanged
 from app.api.headers import (
     REPLAYABLE,
     IdempotencyKeyHeader,
@@ -20,6 +21,7 @@ from app.services.writes import Once, WriteRequest
 
 router = APIRouter(prefix="/v1/matches/{match_id}/rounds", tags=["rounds"])
 
+T = TypeVar("T")
 RoundNumber = Annotated[int, Path(ge=1, le=1_000_000, description="1 for the first round")]
 
 
@@ -54,11 +56,14 @@ async def create_round(
     response_model=RoundList,
     name="listRounds",
     summary="All rounds, in order",
-    responses=responses(401, 403, 404),
+    responses={200: {"headers": ETAG_HEADER}, **NOT_MODIFIED, **responses(401, 403, 404)},
 )
-async def list_rounds(caller: ReaderDep, match_id: str) -> RoundList:
+async def list_rounds(
+    caller: ReaderDep, match_id: str, response: Response, if_none_match: IfNoneMatchHeader = None
+) -> RoundList | Response:
     """Every round of the match with its input and result."""
-    return rounds.list_rounds(caller.db, match_id)
+    items, version = rounds.list_rounds(caller.db, match_id)
+    return unchanged(if_none_match, version) or _tagged(response, items, version)
 
 
 @router.get(
@@ -66,11 +71,18 @@ async def list_rounds(caller: ReaderDep, match_id: str) -> RoundList:
     response_model=RoundRead,
     name="getRound",
     summary="Read one round",
-    responses=responses(401, 403, 404, 422),
+    responses={200: {"headers": ETAG_HEADER}, **NOT_MODIFIED, **responses(401, 403, 404, 422)},
 )
-async def get_round(caller: ReaderDep, match_id: str, number: RoundNumber) -> RoundRead:
+async def get_round(
+    caller: ReaderDep,
+    match_id: str,
+    number: RoundNumber,
+    response: Response,
+    if_none_match: IfNoneMatchHeader = None,
+) -> RoundRead | Response:
     """One round with its input and result."""
-    return rounds.get_round(caller.db, match_id, number)
+    found, version = rounds.get_round(caller.db, match_id, number)
+    return unchanged(if_none_match, version) or _tagged(response, found, version)
 
 
 @router.get(
@@ -78,11 +90,18 @@ async def get_round(caller: ReaderDep, match_id: str, number: RoundNumber) -> Ro
     response_model=RoundHistory,
     name="getRoundHistory",
     summary="Every input a round has held",
-    responses=responses(401, 403, 404, 422),
+    responses={200: {"headers": ETAG_HEADER}, **NOT_MODIFIED, **responses(401, 403, 404, 422)},
 )
-async def get_round_history(caller: ReaderDep, match_id: str, number: RoundNumber) -> RoundHistory:
+async def get_round_history(
+    caller: ReaderDep,
+    match_id: str,
+    number: RoundNumber,
+    response: Response,
+    if_none_match: IfNoneMatchHeader = None,
+) -> RoundHistory | Response:
     """Each entry, correction and removal of this round number, who made it and when."""
-    return rounds.round_history(caller.db, match_id, number)
+    history, version = rounds.round_history(caller.db, match_id, number)
+    return unchanged(if_none_match, version) or _tagged(response, history, version)
 
 
 @router.put(
@@ -117,3 +136,8 @@ async def delete_round(
     """Remove the last round; only the last round can be removed. Its history is kept."""
     request = WriteRequest(who=caller.who, expected_versions=if_match(versions))
     return to_response(rounds.delete_round(caller.db, request, match_id, number))
+
+
+def _tagged(response: Response, body: T, version: int) -> T:
+    set_etag(response, version)
+    return body
