@@ -31,6 +31,9 @@ TAGS = [
 ]
 
 
+ALWAYS_SENT_HEADERS = {"ETag", "Location"}
+
+
 def _operation_id(route: APIRoute) -> str:
     return route.name
 
@@ -90,15 +93,20 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     def openapi() -> dict[str, Any]:
         if app.openapi_schema is None:
-            app.openapi_schema = _problem_media_types(
-                get_openapi(
-                    title=app.title,
-                    version=app.version,
-                    description=app.description,
-                    routes=app.routes,
-                    tags=app.openapi_tags,
-                    servers=[{"url": "/", "description": "this server"}],
-                    contact={"name": "SquareScores", "url": "https://squarescores.example/support"},
+            app.openapi_schema = _rename_split_schemas(
+                _problem_media_types(
+                    get_openapi(
+                        title=app.title,
+                        version=app.version,
+                        description=app.description,
+                        routes=app.routes,
+                        tags=app.openapi_tags,
+                        servers=[{"url": "/", "description": "this server"}],
+                        contact={
+                            "name": "SquareScores",
+                            "url": "https://squarescores.example/support",
+                        },
+                    )
                 )
             )
         return app.openapi_schema
@@ -107,12 +115,50 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     return app
 
 
+def _rename_split_schemas(document: dict[str, Any]) -> dict[str, Any]:
+    """Name the two sides of a model FastAPI split: ``X-Input`` becomes ``X`` (what a
+    client sends), ``X-Output`` becomes ``XRead`` (what it reads), titles included,
+    so that generated SDKs get two distinct, readable classes."""
+    schemas = document.get("components", {}).get("schemas", {})
+    renames: dict[str, str] = {}
+    for name in list(schemas):
+        if name.endswith("-Input"):
+            renames[name] = name.removesuffix("-Input")
+        elif name.endswith("-Output"):
+            renames[name] = name.removesuffix("-Output") + "Read"
+    for old, new in renames.items():
+        schema = schemas.pop(old)
+        schema["title"] = new
+        schemas[new] = schema
+    prefix = "#/components/schemas/"
+
+    def walk(node: Any) -> None:
+        if isinstance(node, dict):
+            ref = node.get("$ref")
+            if isinstance(ref, str) and ref.startswith(prefix) and ref[len(prefix) :] in renames:
+                node["$ref"] = prefix + renames[ref[len(prefix) :]]
+            mapping = node.get("mapping")
+            if isinstance(mapping, dict):
+                for tag, target in mapping.items():
+                    if target.startswith(prefix) and target[len(prefix) :] in renames:
+                        mapping[tag] = prefix + renames[target[len(prefix) :]]
+            for value in node.values():
+                walk(value)
+        elif isinstance(node, list):
+            for value in node:
+                walk(value)
+
+    walk(document)
+    document["components"]["schemas"] = dict(sorted(schemas.items()))
+    return document
+
+
 def _problem_media_types(document: dict[str, Any]) -> dict[str, Any]:
     """Finish the generated document so it says what the app does.
 
     - error bodies are application/problem+json, and every 422 is a Problem
       (FastAPI would otherwise declare its own HTTPValidationError shape);
-    - every enum schema carries an example.
+    - every enum schema carries an example, and every named union its variants' ones.
     """
     problem_422 = {
         "description": problems.DESCRIPTIONS[422],
@@ -122,6 +168,9 @@ def _problem_media_types(document: dict[str, Any]) -> dict[str, Any]:
         for operation in path.values():
             responses = operation.get("responses", {})
             for status, response in responses.items():
+                for name, header in response.get("headers", {}).items():
+                    if name in ALWAYS_SENT_HEADERS:
+                        header["required"] = True  # FastAPI drops `required` from headers
                 content = response.get("content", {})
                 if status.isdigit() and int(status) >= 400 and "application/json" in content:
                     content.setdefault(problems.PROBLEM_JSON, content.pop("application/json"))
@@ -133,6 +182,17 @@ def _problem_media_types(document: dict[str, Any]) -> dict[str, Any]:
     for schema in schemas.values():
         if "enum" in schema and "examples" not in schema:
             schema["examples"] = [schema["enum"][0]]
+    for schema in schemas.values():  # a named union shows its variants' examples
+        variants = schema.get("oneOf") or schema.get("anyOf") or []
+        if variants and "examples" not in schema:
+            examples = [
+                example
+                for variant in variants
+                if "$ref" in variant
+                for example in schemas[variant["$ref"].rsplit("/", 1)[-1]].get("examples", [])[:1]
+            ]
+            if examples:
+                schema["examples"] = examples
     return document
 
 

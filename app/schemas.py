@@ -11,6 +11,7 @@ from enum import StrEnum
 from typing import TYPE_CHECKING, Annotated, Any, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, create_model
+from typing_extensions import TypeAliasType
 
 from app.games import GAMES
 from app.games.base import RoundInput, StrictModel
@@ -67,14 +68,28 @@ def _match_create(game_name: str) -> type[StrictModel]:
 
 MATCH_CREATE_MODELS = {name: _match_create(name) for name in GAMES}
 
+GameName = StrEnum("GameName", {name: name for name in GAMES})  # type: ignore[misc]
+RoundType = StrEnum("RoundType", {name: name for name in ROUND_TYPES})  # type: ignore[misc]
+
 if TYPE_CHECKING:  # the unions below are built from the registry at import time
     RoundBody = RoundInput
     MatchCreate = StrictModel
     GameSettings = StrictModel
+    Breakdown = StrictModel
 else:
-    RoundBody = Annotated[_union(ROUND_TYPES.values()), Field(discriminator="type")]
-    MatchCreate = Annotated[_union(MATCH_CREATE_MODELS.values()), Field(discriminator="game")]
-    GameSettings = _union(game.settings_model for game in GAMES.values())
+    # Named aliases, so the OpenAPI document (and SDKs) get one named schema each.
+    RoundBody = TypeAliasType(
+        "RoundInput",
+        Annotated[_union(ROUND_TYPES.values()), Field(discriminator="type")],
+    )
+    MatchCreate = TypeAliasType(
+        "MatchCreate",
+        Annotated[_union(MATCH_CREATE_MODELS.values()), Field(discriminator="game")],
+    )
+    GameSettings = TypeAliasType(
+        "GameSettings", _union(game.settings_model for game in GAMES.values())
+    )
+    Breakdown = TypeAliasType("Breakdown", _union(game.breakdown_model for game in GAMES.values()))
 
 
 def _settings_update() -> type[StrictModel]:
@@ -127,7 +142,7 @@ class MatchStatus(StrEnum):
 class Read(BaseModel):
     """Base of every response shape."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, json_schema_serialization_defaults_required=True)
 
 
 class PlayerRead(Read):
@@ -200,7 +215,7 @@ class MatchRead(Read):
     )
 
     id: str
-    game: str
+    game: GameName
     status: MatchStatus
     players: list[PlayerRead]
     teams: list[TeamRead] | None
@@ -282,9 +297,6 @@ class MatchCreated(MatchRead):
     tokens: Tokens
 
 
-Breakdown = dict[str, int | bool | str | None]
-
-
 class RoundResult(Read):
     """What a round did to the sheet."""
 
@@ -296,7 +308,12 @@ class RoundResult(Read):
                     "cells": [0, 18, 0],
                     "totals": [0, 18, 0],
                     "owed": [9, 0, 9],
-                    "breakdown": {"basic_game": 9, "arrivazs": 0, "declarer_won": True},
+                    "breakdown": {
+                        "basic_game": 9,
+                        "arrivazs": 0,
+                        "declarer_won": True,
+                        "manual": False,
+                    },
                 }
             ]
         }
@@ -331,7 +348,12 @@ class RoundRead(Read):
                         "cells": [0, 18, 0],
                         "totals": [0, 18, 0],
                         "owed": [9, 0, 9],
-                        "breakdown": {"basic_game": 9, "arrivazs": 0, "declarer_won": True},
+                        "breakdown": {
+                            "basic_game": 9,
+                            "arrivazs": 0,
+                            "declarer_won": True,
+                            "manual": False,
+                        },
                     },
                     "entered_by": "seat:1",
                     "created_at": "2026-11-29T20:15:00Z",
@@ -341,7 +363,7 @@ class RoundRead(Read):
         }
     )
     number: int
-    type: str
+    type: RoundType
     input: RoundBody
     dealer: int
     result: RoundResult
@@ -370,7 +392,7 @@ class RoundRevisionRead(Read):
 
     revision: int
     action: Literal["entered", "corrected", "removed"]
-    type: str | None
+    type: RoundType | None
     input: RoundBody | None
     by: str = Field(description="who did it: host or seat:N")
     recorded_at: datetime
@@ -424,7 +446,12 @@ class RoundList(Read):
                                 "cells": [0, 18, 0],
                                 "totals": [0, 18, 0],
                                 "owed": [9, 0, 9],
-                                "breakdown": {"basic_game": 9, "arrivazs": 0, "declarer_won": True},
+                                "breakdown": {
+                                    "basic_game": 9,
+                                    "arrivazs": 0,
+                                    "declarer_won": True,
+                                    "manual": False,
+                                },
                             },
                             "entered_by": "seat:1",
                             "created_at": "2026-11-29T20:15:00Z",
@@ -489,11 +516,11 @@ class GameRead(Read):
             ]
         }
     )
-    name: str
+    name: GameName
     title: str
     players: int
     teams: int
-    round_types: list[str]
+    round_types: list[RoundType]
     settings: dict[str, Any] = Field(description="JSON Schema of the match settings")
 
 
@@ -528,7 +555,12 @@ class ScoreRead(Read):
                 {
                     "net": [-9, 18, -9],
                     "cells": None,
-                    "breakdown": {"basic_game": 9, "arrivazs": 0, "declarer_won": True},
+                    "breakdown": {
+                        "basic_game": 9,
+                        "arrivazs": 0,
+                        "declarer_won": True,
+                        "manual": False,
+                    },
                 }
             ]
         }
@@ -548,7 +580,7 @@ class HealthRead(Read):
 
 
 class Problem(BaseModel):
-    """An RFC 9457 problem detail."""
+    """An RFC 9457 problem detail; ``errors`` is present on validation errors only."""
 
     model_config = ConfigDict(
         json_schema_extra={
@@ -564,10 +596,10 @@ class Problem(BaseModel):
                     ],
                 }
             ]
-        }
+        },
     )
 
-    type: str = "about:blank"
+    type: str = Field(description="always about:blank: `code` says what happened")
     title: str
     status: int
     detail: str

@@ -231,8 +231,18 @@ class _Comparer:
                 self._components[key] = self._node(old_node, new_node, direction, label, old_name)
             return self._components[key]
         if old_name is not None or new_name is not None:
-            # A reference on one side only: against a union, it is one of the variants
-            # (`X` became `anyOf: [X, Y]`); otherwise compare it as an inline schema.
+            # A reference on one side only. Two unions (an inline one that became a named
+            # component, or back) compare variant by variant; against a union, a single
+            # reference is one of the variants (`X` became `anyOf: [X, Y]`); otherwise
+            # compare it as an inline schema.
+            both_unions = (
+                isinstance(old_node, dict)
+                and isinstance(new_node, dict)
+                and _variants(old_node) is not None
+                and _variants(new_node) is not None
+            )
+            if both_unions:
+                return self._node(old_node, new_node, direction, where, ctx)
             if isinstance(new_node, dict) and old_name and _variants(new_node) is not None:
                 return self._node({"anyOf": [old]}, new_node, direction, where, ctx)
             if isinstance(old_node, dict) and new_name and _variants(old_node) is not None:
@@ -314,6 +324,10 @@ class _Comparer:
             inline = 0
             for variant in variants:
                 name = _ref_name(variant)
+                if name is not None:
+                    # FastAPI splits a model used both ways into X-Input and X-Output:
+                    # the same variant under a new component name.
+                    name = name.removesuffix("-Input").removesuffix("-Output")
                 if name is None:
                     name = f"#{inline}"
                     inline += 1

@@ -9,6 +9,7 @@ from fastapi import Header
 from fastapi.responses import Response
 from pydantic_core import to_json
 
+from app.api.etag import ETAG_HEADER
 from app.api.problems import PROBLEM_JSON
 from app.errors import FieldError, InvalidHeader
 from app.services.writes import Written
@@ -71,7 +72,16 @@ REPLAYABLE = {
     "Idempotent-Replayed": {
         "description": "true when this is a replayed response",
         "schema": {"type": "string", "enum": ["true"]},
-    }
+    },
+    **ETAG_HEADER,
+}
+CREATED = {
+    **REPLAYABLE,
+    "Location": {
+        "description": "where the new resource is",
+        "required": True,
+        "schema": {"type": "string"},
+    },
 }
 
 

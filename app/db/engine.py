@@ -55,9 +55,15 @@ class Database:
             _configure_sqlite(self.engine, settings.sqlite_busy_timeout_ms)
 
     @contextmanager
-    def read(self) -> Iterator[Connection]:
-        """A connection for reads; its transaction is rolled back at the end."""
+    def read(self, *, snapshot: bool = False) -> Iterator[Connection]:
+        """A connection for reads; its transaction is rolled back at the end.
+
+        On SQLite a single-statement read needs no transaction (each statement sees
+        one consistent state); ``snapshot=True`` holds one across several statements.
+        """
         with self.engine.connect() as conn:
+            if snapshot:
+                conn = conn.execution_options(sqlite_snapshot=True)
             yield conn
 
     @contextmanager
@@ -98,5 +104,10 @@ def _configure_sqlite(engine: Engine, busy_timeout_ms: int) -> None:
 
     @event.listens_for(engine, "begin")
     def _on_begin(conn: Connection) -> None:
-        immediate = conn.get_execution_options().get("sqlite_write", False)
-        conn.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
+        # Straight to the driver: BEGIN needs none of SQLAlchemy's statement machinery.
+        options = conn.get_execution_options()
+        if options.get("sqlite_write", False):
+            conn.connection.driver_connection.execute("BEGIN IMMEDIATE")  # type: ignore[union-attr]
+        elif options.get("sqlite_snapshot", False):
+            conn.connection.driver_connection.execute("BEGIN")  # type: ignore[union-attr]
+        # else: a single-statement read runs in SQLite's autocommit mode

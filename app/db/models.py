@@ -13,6 +13,7 @@ from sqlalchemy import (
     Integer,
     String,
     Table,
+    Text,
     UniqueConstraint,
 )
 from sqlalchemy.types import TypeDecorator
@@ -66,6 +67,11 @@ class Match(SQLModel, table=True):
     updated_at: datetime = _utc()
     ended_at: datetime | None = _utc(nullable=True)
     ended_by: str | None = Field(default=None, max_length=16)
+    view: str | None = Field(
+        default=None,
+        sa_column=Column(Text, nullable=True),
+        description="the match as GET /v1/matches/{id} answers it, rendered at each write",
+    )
 
 
 class Round(SQLModel, table=True):

@@ -4,7 +4,16 @@ from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Connection, RowMapping, delete, insert, select, tuple_, update
+from sqlalchemy import (
+    Connection,
+    RowMapping,
+    bindparam,
+    delete,
+    insert,
+    select,
+    tuple_,
+    update,
+)
 from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 
@@ -17,57 +26,80 @@ from app.db.models import (
     ROUND_REVISION,
 )
 
+# Statements are built once: SQLAlchemy then reuses their cache keys and compiled
+# forms, instead of rebuilding them on every request.
+_INSERT_MATCH = insert(MATCH)
+_GET_MATCH = select(MATCH).where(MATCH.c.id == bindparam("b_id"))
+_LOCK_MATCH = _GET_MATCH.with_for_update()
+_GET_MATCH_VIEW = select(MATCH.c.view, MATCH.c.version).where(MATCH.c.id == bindparam("b_id"))
+_UPDATE_MATCH = update(MATCH).where(MATCH.c.id == bindparam("b_id"))
+_INSERT_CREDENTIAL = insert(CREDENTIAL)
+_GET_CREDENTIAL = select(CREDENTIAL).where(CREDENTIAL.c.id == bindparam("b_id"))
+_INSERT_ROUND = insert(ROUND)
+_GET_ROUND = select(ROUND).where(
+    ROUND.c.match_id == bindparam("b_match_id"), ROUND.c.number == bindparam("b_number")
+)
+_LIST_ROUNDS = (
+    select(ROUND)
+    .where(ROUND.c.match_id == bindparam("b_match_id"), ROUND.c.number >= bindparam("b_number"))
+    .order_by(ROUND.c.number)
+)
+_UPDATE_ROUND = update(ROUND).where(ROUND.c.id == bindparam("b_id"))
+_DELETE_ROUND = delete(ROUND).where(
+    ROUND.c.match_id == bindparam("b_match_id"), ROUND.c.number == bindparam("b_number")
+)
+_INSERT_REVISION = insert(ROUND_REVISION)
+
 
 def insert_match(conn: Connection, values: Mapping[str, Any]) -> None:
-    conn.execute(insert(MATCH), [dict(values)])
+    conn.execute(_INSERT_MATCH, dict(values))
 
 
 def get_match(conn: Connection, match_id: str, *, for_update: bool = False) -> RowMapping | None:
     """The match row; ``for_update`` locks it until the transaction ends (PostgreSQL)."""
-    query = select(MATCH).where(MATCH.c.id == match_id)
-    if for_update:
-        query = query.with_for_update()
-    return conn.execute(query).mappings().first()
+    query = _LOCK_MATCH if for_update else _GET_MATCH
+    return conn.execute(query, {"b_id": match_id}).mappings().first()
+
+
+def get_match_view(conn: Connection, match_id: str) -> tuple[str | None, int] | None:
+    """The rendered match and its version, without the rest of the row."""
+    row = conn.execute(_GET_MATCH_VIEW, {"b_id": match_id}).first()
+    return None if row is None else (row[0], row[1])
 
 
 def update_match(conn: Connection, match_id: str, values: Mapping[str, Any]) -> None:
-    conn.execute(update(MATCH).where(MATCH.c.id == match_id).values(**values))
+    conn.execute(_UPDATE_MATCH, {**values, "b_id": match_id})
 
 
 def insert_credentials(conn: Connection, rows: Iterable[Mapping[str, Any]]) -> None:
-    conn.execute(insert(CREDENTIAL), [dict(row) for row in rows])
+    conn.execute(_INSERT_CREDENTIAL, [dict(row) for row in rows])
 
 
 def get_credential(conn: Connection, credential_id: str) -> RowMapping | None:
-    query = select(CREDENTIAL).where(CREDENTIAL.c.id == credential_id)
-    return conn.execute(query).mappings().first()
+    return conn.execute(_GET_CREDENTIAL, {"b_id": credential_id}).mappings().first()
 
 
 def insert_round(conn: Connection, values: Mapping[str, Any]) -> None:
-    conn.execute(insert(ROUND), [dict(values)])
+    conn.execute(_INSERT_ROUND, dict(values))
 
 
 def get_round(conn: Connection, match_id: str, number: int) -> RowMapping | None:
-    query = select(ROUND).where(ROUND.c.match_id == match_id, ROUND.c.number == number)
-    return conn.execute(query).mappings().first()
+    params = {"b_match_id": match_id, "b_number": number}
+    return conn.execute(_GET_ROUND, params).mappings().first()
 
 
 def list_rounds(conn: Connection, match_id: str, *, from_number: int = 1) -> Sequence[RowMapping]:
     """Rounds of a match in order, from ``from_number`` on."""
-    query = (
-        select(ROUND)
-        .where(ROUND.c.match_id == match_id, ROUND.c.number >= from_number)
-        .order_by(ROUND.c.number)
-    )
-    return conn.execute(query).mappings().all()
+    params = {"b_match_id": match_id, "b_number": from_number}
+    return conn.execute(_LIST_ROUNDS, params).mappings().all()
 
 
 def update_round(conn: Connection, round_id: int, values: Mapping[str, Any]) -> None:
-    conn.execute(update(ROUND).where(ROUND.c.id == round_id).values(**values))
+    conn.execute(_UPDATE_ROUND, {**values, "b_id": round_id})
 
 
 def delete_round(conn: Connection, match_id: str, number: int) -> None:
-    conn.execute(delete(ROUND).where(ROUND.c.match_id == match_id, ROUND.c.number == number))
+    conn.execute(_DELETE_ROUND, {"b_match_id": match_id, "b_number": number})
 
 
 def claim_idempotency_key(conn: Connection, values: Mapping[str, Any]) -> bool:
@@ -115,7 +147,7 @@ def delete_idempotency_keys_before(conn: Connection, cutoff: datetime, *, limit:
 
 
 def insert_revision(conn: Connection, values: Mapping[str, Any]) -> None:
-    conn.execute(insert(ROUND_REVISION), [dict(values)])
+    conn.execute(_INSERT_REVISION, dict(values))
 
 
 def list_revisions(conn: Connection, match_id: str, number: int) -> Sequence[RowMapping]:

@@ -50,6 +50,19 @@ class DealKind(StrEnum):
     STROKE = "stroke"
 
 
+class AlkortBreakdown(StrictModel):
+    """How a deal was won, by whom, and what it was worth."""
+
+    model_config = ConfigDict(
+        json_schema_extra={"examples": [{"kind": "stroke", "run": 6, "team": 0, "points": 6}]}
+    )
+
+    kind: DealKind
+    run: int | None = Field(description="the first run's length; null for a plain win or points")
+    team: int
+    points: int
+
+
 class AlkortSettings(StrictModel):
     """Table rules of an Alkort match."""
 
@@ -175,6 +188,7 @@ class AlkortGame:
     team_count = TEAMS
     settings_model: type[StrictModel] = AlkortSettings
     round_types: tuple[type[RoundInput], ...] = (AlkortTricks, AlkortPoints)
+    breakdown_model: type[StrictModel] = AlkortBreakdown
 
     def validate_players(self, names: Sequence[str]) -> None:
         check_player_names(names, SEATS, self.title)

@@ -141,6 +141,27 @@ class AsszortiAmounts(RoundInput):
     amounts: Annotated[list[Amount], Field(min_length=SEATS, max_length=SEATS)]
 
 
+class AsszortiBreakdown(StrictModel):
+    """What a hand was worth: per opponent, signed from the declarer's side.
+
+    A hand the table scored itself (``manual``) has no parts to show.
+    """
+
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [
+                {"basic_game": 9, "arrivazs": 0, "declarer_won": True, "manual": False},
+                {"basic_game": None, "arrivazs": None, "declarer_won": None, "manual": True},
+            ]
+        }
+    )
+
+    basic_game: int | None = Field(None, description="the basic game, per opponent")
+    arrivazs: int | None = Field(None, description="the arrivázs, per opponent (0 if none)")
+    declarer_won: bool | None = Field(None, description="whether the declarer won the basic game")
+    manual: bool = Field(False, description="true for a hand entered as amounts")
+
+
 def contract_value(contract: Contract, trumps: Trumps) -> int:
     """V: the value of the contract, doubled in a no-trump game.
 
@@ -214,6 +235,7 @@ def score_hand(hand: AsszortiHand, settings: AsszortiSettings) -> Score:
             "basic_game": basic_signed,
             "arrivazs": arrivazs_signed,
             "declarer_won": declarer_won,
+            "manual": False,
         },
     )
 
@@ -223,7 +245,8 @@ def score_amounts(amounts: AsszortiAmounts) -> Score:
     if sum(amounts.amounts) != 0:
         raise GameRuleError(("amounts",), f"amounts must sum to 0, got {sum(amounts.amounts)}")
     net = tuple(amounts.amounts)
-    return Score(net=net, points=net, breakdown={"manual": True})
+    breakdown = {"basic_game": None, "arrivazs": None, "declarer_won": None, "manual": True}
+    return Score(net=net, points=net, breakdown=breakdown)
 
 
 def settle(state: SheetState, net: Sequence[int]) -> tuple[tuple[int, ...], SheetState]:
@@ -261,6 +284,7 @@ class AsszortiGame:
     team_count = 0
     settings_model: type[StrictModel] = AsszortiSettings
     round_types: tuple[type[RoundInput], ...] = (AsszortiHand, AsszortiAmounts)
+    breakdown_model: type[StrictModel] = AsszortiBreakdown
 
     def validate_players(self, names: Sequence[str]) -> None:
         check_player_names(names, SEATS, self.title)

@@ -33,9 +33,15 @@ class SettingConflict(GameRuleError):
 
 
 class StrictModel(BaseModel):
-    """Base for every request shape: unknown fields are errors, nothing is coerced."""
+    """Base for every request shape: unknown fields are errors, nothing is coerced.
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    In responses every field is always present, so the response-side schema marks
+    them all required (and a generated client needs no "unset" states).
+    """
+
+    model_config = ConfigDict(
+        extra="forbid", frozen=True, json_schema_serialization_defaults_required=True
+    )
 
 
 class RoundInput(StrictModel):
@@ -90,6 +96,7 @@ class Game(Protocol):
     team_count: int
     settings_model: type[StrictModel]
     round_types: tuple[type[RoundInput], ...]
+    breakdown_model: type[StrictModel]
 
     def validate_players(self, names: Sequence[str]) -> None:
         """Raise GameRuleError when the table is not one this game is played at."""

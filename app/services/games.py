@@ -1,14 +1,10 @@
 """The games on offer, and scoring one hand without a match."""
 
-from enum import StrEnum
-
 from app.errors import FieldError, InvalidInput
 from app.games import GAMES
 from app.games.base import GameRuleError, RoundInput
 from app.schemas import ROUND_GAME, GameList, GameRead, ScoreRead
 from app.services.matches import rule_error
-
-GameName = StrEnum("GameName", {name: name for name in GAMES})  # type: ignore[misc]
 
 
 def list_games() -> GameList:

@@ -10,14 +10,24 @@ from sqlalchemy import Connection
 
 from app.db import repository
 from app.db.engine import Database
-from app.errors import FieldError, InvalidInput, SettingLocked
+from app.errors import FieldError, InvalidInput, MatchNotFound, SettingLocked
 from app.games import GAMES
 from app.games.base import GameRuleError, SettingConflict, StrictModel
 from app.schemas import MatchCreated, MatchRead, MatchStatus, MatchUpdate, Tokens
 from app.services import ratelimit
 from app.services.auth import found, new_credentials
 from app.services.ratelimit import RateLimit
-from app.services.state import MatchState, match_read, state_to_json, status_of, utcnow, winner_of
+from app.services.state import (
+    MatchState,
+    add_match,
+    match_read,
+    match_view,
+    save_match,
+    state_to_json,
+    status_of,
+    utcnow,
+    winner_of,
+)
 from app.services.writes import (
     WriteRequest,
     Written,
@@ -35,10 +45,8 @@ def rule_error(error: GameRuleError, *prefix: str | int) -> InvalidInput:
     )
 
 
-def _match_written(conn: Connection, match_id: str, status: int = 200) -> Written:
-    row = found(repository.get_match(conn, match_id), match_id)
-    match = match_read(MatchState.load(row))
-    return Written(status=status, body=match.model_dump(mode="json"), headers=_etag(match))
+def _match_written(match: MatchRead) -> Written:
+    return Written(status=200, body=match.model_dump(mode="json"), headers=_etag(match))
 
 
 def _etag(match: MatchRead) -> dict[str, str]:
@@ -69,7 +77,7 @@ def create_match(
             ratelimit.count(conn, limit)
         now = utcnow()
         match_id = uuid.uuid4().hex
-        repository.insert_match(
+        match = add_match(
             conn,
             {
                 "id": match_id,
@@ -90,8 +98,6 @@ def create_match(
         )
         tokens, credential_rows = new_credentials(match_id, game.seat_count)
         repository.insert_credentials(conn, credential_rows)
-        row = found(repository.get_match(conn, match_id), match_id)
-        match = match_read(MatchState.load(row))
         created = MatchCreated(**dict(match), tokens=Tokens(**tokens))
         return Written(
             status=201,
@@ -106,6 +112,15 @@ def get_match(db: Database, match_id: str) -> MatchRead:
     with db.read() as conn:
         row = found(repository.get_match(conn, match_id), match_id)
     return match_read(MatchState.load(row))
+
+
+def get_match_view(db: Database, match_id: str) -> tuple[str, int]:
+    """The match as JSON, exactly as rendered at its last write, and its version."""
+    with db.read() as conn:
+        view = match_view(conn, match_id)
+    if view is None:
+        raise MatchNotFound(f"no match {match_id!r}")
+    return view
 
 
 def update_match(db: Database, request: WriteRequest, match_id: str, body: MatchUpdate) -> Written:
@@ -139,10 +154,10 @@ def update_match(db: Database, request: WriteRequest, match_id: str, body: Match
             values["status"] = status.value
             values["winner"] = winner_of(game, settings, state.sheet, status)
         changed = {k: v for k, v in values.items() if v != state.row[k]}
-        if changed:  # a PATCH that changes nothing leaves the version (and ETag) alone
-            changed.update(version=state.row["version"] + 1, updated_at=utcnow())
-            repository.update_match(conn, match_id, changed)
-        return _match_written(conn, match_id)
+        if not changed:  # a PATCH that changes nothing leaves the version (and ETag) alone
+            return _match_written(match_read(state))
+        changed.update(version=state.row["version"] + 1, updated_at=utcnow())
+        return _match_written(save_match(conn, state.row, changed))
 
     return run_write(db, request, work)
 
@@ -182,9 +197,9 @@ def end_match(db: Database, request: WriteRequest, match_id: str) -> Written:
         state = lock_match(conn, match_id)
         check_writable(state, request)
         now = utcnow()
-        repository.update_match(
+        match = save_match(
             conn,
-            match_id,
+            state.row,
             {
                 "status": MatchStatus.ENDED.value,
                 "winner": winner_of(state.game, state.settings, state.sheet, MatchStatus.ENDED),
@@ -194,6 +209,6 @@ def end_match(db: Database, request: WriteRequest, match_id: str) -> Written:
                 "version": state.row["version"] + 1,
             },
         )
-        return _match_written(conn, match_id)
+        return _match_written(match)
 
     return run_write(db, request, work)

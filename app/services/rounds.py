@@ -36,6 +36,7 @@ from app.services.state import (
     MatchState,
     round_read,
     round_result,
+    save_match,
     state_from_json,
     state_to_json,
     status_of,
@@ -60,9 +61,9 @@ def _save_match(conn: Connection, state: MatchState, sheet: SheetState, round_co
     """Store the sheet and status after a change; the new version."""
     version = int(state.row["version"]) + 1
     status = status_of(state.game, state.settings, sheet, round_count)
-    repository.update_match(
+    save_match(
         conn,
-        state.row["id"],
+        state.row,
         {
             "sheet": state_to_json(sheet),
             "round_count": round_count,
@@ -244,7 +245,7 @@ def delete_round(db: Database, request: WriteRequest, match_id: str, number: int
 
 def list_rounds(db: Database, match_id: str) -> tuple[RoundList, int]:
     """Every round in order, and the match version they are as of."""
-    with db.read() as conn:
+    with db.read(snapshot=True) as conn:
         version = found(repository.get_match(conn, match_id), match_id)["version"]
         rows = repository.list_rounds(conn, match_id)
     return RoundList(items=[round_read(row) for row in rows]), version
@@ -252,7 +253,7 @@ def list_rounds(db: Database, match_id: str) -> tuple[RoundList, int]:
 
 def get_round(db: Database, match_id: str, number: int) -> tuple[RoundRead, int]:
     """One round, and the match version it is as of."""
-    with db.read() as conn:
+    with db.read(snapshot=True) as conn:
         version = found(repository.get_match(conn, match_id), match_id)["version"]
         row = repository.get_round(conn, match_id, number)
     if row is None:
@@ -263,7 +264,7 @@ def get_round(db: Database, match_id: str, number: int) -> tuple[RoundRead, int]
 def round_history(db: Database, match_id: str, number: int) -> tuple[RoundHistory, int]:
     """Every input round ``number`` has held, who entered it and when, oldest first;
     and the match version it is as of."""
-    with db.read() as conn:
+    with db.read(snapshot=True) as conn:
         version = found(repository.get_match(conn, match_id), match_id)["version"]
         rows = repository.list_revisions(conn, match_id, number)
     if not rows:
@@ -287,7 +288,7 @@ def round_history(db: Database, match_id: str, number: int) -> tuple[RoundHistor
 
 def round_rows(db: Database, match_id: str) -> tuple[MatchState, list[RowMapping]]:
     """The match and all its rounds, for the sheet."""
-    with db.read() as conn:
+    with db.read(snapshot=True) as conn:
         row = found(repository.get_match(conn, match_id), match_id)
         rows = list(repository.list_rounds(conn, match_id))
     return MatchState.load(row), rows

@@ -7,8 +7,9 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import RowMapping
+from sqlalchemy import Connection, RowMapping
 
+from app.db import repository
 from app.games import GAMES, Game
 from app.games.base import Score, SheetState, StrictModel, dealer
 from app.schemas import (
@@ -76,13 +77,13 @@ def stored_score(row: RowMapping) -> Score:
 class MatchState:
     """The match row with its game, settings and sheet in game terms."""
 
-    row: RowMapping
+    row: RowMapping | Mapping[str, Any]
     game: Game
     settings: StrictModel
     sheet: SheetState
 
     @classmethod
-    def load(cls, row: RowMapping) -> MatchState:
+    def load(cls, row: RowMapping | Mapping[str, Any]) -> MatchState:
         game = GAMES[row["game"]]
         return cls(
             row=row,
@@ -157,6 +158,37 @@ def match_read(state: MatchState) -> MatchRead:
         ended_at=row["ended_at"],
         ended_by=row["ended_by"],
     )
+
+
+def save_match(
+    conn: Connection, row: RowMapping | Mapping[str, Any], changes: Mapping[str, Any]
+) -> MatchRead:
+    """Write ``changes`` to the match row together with the rendered view of the
+    result (what GET /v1/matches/{id} answers), and return the match as it now is."""
+    match = match_read(MatchState.load({**row, **changes}))
+    repository.update_match(conn, row["id"], {**changes, "view": match.model_dump_json()})
+    return match
+
+
+def add_match(conn: Connection, values: Mapping[str, Any]) -> MatchRead:
+    """Insert a new match row with its rendered view; the match."""
+    match = match_read(MatchState.load(values))
+    repository.insert_match(conn, {**values, "view": match.model_dump_json()})
+    return match
+
+
+def match_view(conn: Connection, match_id: str) -> tuple[str, int] | None:
+    """The rendered match and its version, as stored at the last write (rows written
+    before views were stored are rendered now)."""
+    stored = repository.get_match_view(conn, match_id)
+    if stored is None:
+        return None
+    view, version = stored
+    if view is None:
+        row = repository.get_match(conn, match_id)
+        assert row is not None
+        return match_read(MatchState.load(row)).model_dump_json(), version
+    return view, version
 
 
 def round_read(row: Mapping[str, Any] | RowMapping) -> RoundRead:

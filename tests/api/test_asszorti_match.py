@@ -103,7 +103,7 @@ def test_worked_sheet_check(table: Table) -> None:
         "cells": [0, 18, 0],
         "totals": [0, 18, 0],
         "owed": [9, 0, 9],
-        "breakdown": {"basic_game": 9, "arrivazs": 0, "declarer_won": True},
+        "breakdown": {"basic_game": 9, "arrivazs": 0, "declarer_won": True, "manual": False},
     }
     second = table.round(amounts(18, -9, -9), who=0)
     assert second["result"]["cells"] == [9, 0, 0]
@@ -142,6 +142,7 @@ def test_arrivazs_and_kontra_through_the_api(table: Table) -> None:
         "basic_game": 2,
         "arrivazs": 32,
         "declarer_won": True,
+        "manual": False,
     }
 
 

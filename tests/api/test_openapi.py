@@ -39,6 +39,8 @@ def test_operations_have_ids_tags_and_error_responses() -> None:
 def test_round_body_is_a_discriminated_union() -> None:
     document = json.loads(PATH.read_text(encoding="utf-8"))
     create = document["paths"]["/v1/matches/{match_id}/rounds"]["post"]
-    schema = create["requestBody"]["content"]["application/json"]["schema"]
+    ref = create["requestBody"]["content"]["application/json"]["schema"]["$ref"]
+    schema = document["components"]["schemas"][ref.rsplit("/", 1)[-1]]
+    assert ref.endswith("/RoundInput")
     assert schema["discriminator"]["propertyName"] == "type"
     assert set(schema["discriminator"]["mapping"]) >= {"asszorti_hand", "asszorti_amounts"}

@@ -356,3 +356,32 @@ def test_command_exit_status(tmp_path: Path, capsys: pytest.CaptureFixture[str])
 def test_an_unknown_git_ref_is_an_error(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["--base", "refs/heads/no-such-branch-for-the-compat-test"]) == 2
     assert "unknown git ref" in capsys.readouterr().err
+
+
+def test_a_variant_split_into_input_and_output_schemas_is_the_same_variant() -> None:
+    """FastAPI renames X to X-Input / X-Output when its request and response shapes differ."""
+    from scripts.openapi_compat import compare
+
+    def doc(name: str) -> dict[str, object]:
+        return {
+            "openapi": "3.1.0",
+            "paths": {
+                "/r": {
+                    "post": {
+                        "requestBody": {
+                            "content": {
+                                "application/json": {
+                                    "schema": {"oneOf": [{"$ref": f"#/components/schemas/{name}"}]}
+                                }
+                            }
+                        },
+                        "responses": {"200": {"description": "ok"}},
+                    }
+                }
+            },
+            "components": {
+                "schemas": {name: {"type": "object", "properties": {"x": {"type": "integer"}}}}
+            },
+        }
+
+    assert compare(doc("Hand"), doc("Hand-Input")) == []

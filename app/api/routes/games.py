@@ -5,9 +5,8 @@ from typing import Annotated
 from fastapi import APIRouter, Body
 
 from app.api.problems import responses
-from app.schemas import GameList, RoundBody, ScoreRead
+from app.schemas import GameList, GameName, RoundBody, ScoreRead
 from app.services import games
-from app.services.games import GameName
 
 router = APIRouter(prefix="/v1/games", tags=["games"])
 

@@ -7,6 +7,7 @@ from fastapi import APIRouter, Body, Request, Response
 from app.api.deps import DbDep, HostDep, PlayerDep, ReaderDep, match_creation_limit
 from app.api.etag import ETAG_HEADER, NOT_MODIFIED, IfNoneMatchHeader, set_etag, unchanged
 from app.api.headers import (
+    CREATED,
     REPLAYABLE,
     IdempotencyKeyHeader,
     IfMatchHeader,
@@ -28,7 +29,7 @@ router = APIRouter(prefix="/v1/matches", tags=["matches"])
     response_model=MatchCreated,
     name="createMatch",
     summary="Create a match and its tokens",
-    responses={201: {"headers": REPLAYABLE}, **responses(409, 413, 422, 429)},
+    responses={201: {"headers": CREATED}, **responses(409, 413, 422, 429)},
 )
 async def create_match(
     db: DbDep,
@@ -57,14 +58,18 @@ async def create_match(
     responses={200: {"headers": ETAG_HEADER}, **NOT_MODIFIED, **responses(401, 403, 404)},
 )
 async def get_match(
-    caller: ReaderDep, match_id: str, response: Response, if_none_match: IfNoneMatchHeader = None
-) -> MatchRead | Response:
-    """The match with its running totals; answers 304 to a current If-None-Match."""
-    match = matches.get_match(caller.db, match_id)
-    if (not_modified := unchanged(if_none_match, match.version)) is not None:
+    caller: ReaderDep, match_id: str, if_none_match: IfNoneMatchHeader = None
+) -> Response:
+    """The match with its running totals; answers 304 to a current If-None-Match.
+
+    The body is the match as rendered at its last write: a read re-renders nothing.
+    """
+    view, version = matches.get_match_view(caller.db, match_id)
+    if (not_modified := unchanged(if_none_match, version)) is not None:
         return not_modified
-    set_etag(response, match.version)
-    return match
+    response = Response(view, media_type="application/json")
+    set_etag(response, version)
+    return response
 
 
 @router.patch(
@@ -72,7 +77,7 @@ async def get_match(
     response_model=MatchRead,
     name="updateMatch",
     summary="Change settings or names (host only)",
-    responses=responses(401, 403, 404, 409, 412, 422),
+    responses={200: {"headers": ETAG_HEADER}, **responses(401, 403, 404, 409, 412, 422)},
 )
 async def update_match(
     caller: HostDep, match_id: str, body: MatchUpdate, versions: IfMatchHeader = None

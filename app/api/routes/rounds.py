@@ -7,7 +7,7 @@ from fastapi import APIRouter, Body, Path, Response
 from app.api.deps import PlayerDep, ReaderDep
 from app.api.etag import ETAG_HEADER, NOT_MODIFIED, IfNoneMatchHeader, set_etag, unchanged
 from app.api.headers import (
-    REPLAYABLE,
+    CREATED,
     IdempotencyKeyHeader,
     IfMatchHeader,
     idempotency_key,
@@ -31,7 +31,7 @@ RoundNumber = Annotated[int, Path(ge=1, le=1_000_000, description="1 for the fir
     response_model=RoundRead,
     name="createRound",
     summary="Enter the next round",
-    responses={201: {"headers": REPLAYABLE}, **responses(401, 403, 404, 409, 412, 413, 422)},
+    responses={201: {"headers": CREATED}, **responses(401, 403, 404, 409, 412, 413, 422)},
 )
 async def create_round(
     caller: PlayerDep,
@@ -109,7 +109,7 @@ async def get_round_history(
     response_model=RoundRead,
     name="replaceRound",
     summary="Correct a round",
-    responses=responses(401, 403, 404, 409, 412, 413, 422),
+    responses={200: {"headers": ETAG_HEADER}, **responses(401, 403, 404, 409, 412, 413, 422)},
 )
 async def replace_round(
     caller: PlayerDep,
@@ -128,7 +128,7 @@ async def replace_round(
     status_code=204,
     name="deleteRound",
     summary="Remove the last round (undo)",
-    responses=responses(401, 403, 404, 409, 412, 422),
+    responses={204: {"headers": ETAG_HEADER}, **responses(401, 403, 404, 409, 412, 422)},
 )
 async def delete_round(
     caller: PlayerDep, match_id: str, number: RoundNumber, versions: IfMatchHeader = None
