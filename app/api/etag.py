@@ -3,6 +3,7 @@
 from typing import Annotated, Any
 
 from fastapi import Header, Response
+from pydantic_core import to_json
 
 IfNoneMatchHeader = Annotated[
     str | None,
@@ -41,3 +42,10 @@ def unchanged(if_none_match: str | None, version: int) -> Response | None:
         set_etag(response, version)
         return response
     return None
+
+
+def json_response(body: Any, version: int) -> Response:
+    """A JSON body encoded once (pydantic-core), tagged with the match version."""
+    response = Response(to_json(body), media_type="application/json")
+    set_etag(response, version)
+    return response

@@ -260,18 +260,18 @@ def settle(state: SheetState, net: Sequence[int]) -> tuple[tuple[int, ...], Shee
     assert state.owed is not None and state.net is not None
     cells: list[int] = []
     owed: list[int] = []
-    for amount, debt in zip(net, state.owed, strict=True):
-        if amount <= 0:
+    for amount, debt in zip(net, state.owed):  # noqa: B905 (both have one entry a seat)
+        if amount <= 0 or amount <= debt:
             cells.append(0)
             owed.append(debt - amount)
         else:
-            paid = min(amount, debt)
-            cells.append(amount - paid)
-            owed.append(debt - paid)
+            cells.append(amount - debt)
+            owed.append(0)
+    totals, nets = state.totals, state.net
     return tuple(cells), SheetState(
-        totals=tuple(t + c for t, c in zip(state.totals, cells, strict=True)),
+        totals=tuple([totals[0] + cells[0], totals[1] + cells[1], totals[2] + cells[2]]),
         owed=tuple(owed),
-        net=tuple(s + n for s, n in zip(state.net, net, strict=True)),
+        net=tuple([nets[0] + net[0], nets[1] + net[1], nets[2] + net[2]]),
     )
 
 
@@ -301,8 +301,7 @@ class AsszortiGame:
         return SheetState(totals=zero, owed=zero, net=zero)
 
     def apply(self, state: SheetState, score: Score) -> tuple[tuple[int, ...], SheetState]:
-        assert score.net is not None
-        return settle(state, score.net)
+        return settle(state, score.points)
 
     def is_decided(self, state: SheetState, settings: AsszortiSettings, round_count: int) -> bool:
         return settings.planned_deals is not None and round_count >= settings.planned_deals

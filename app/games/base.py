@@ -59,6 +59,11 @@ class Score:
     points: tuple[int, ...]
     breakdown: Mapping[str, Any]
 
+    @classmethod
+    def of_points(cls, points: Sequence[int]) -> Score:
+        """A stored round's score, as much of it as folding the sheet needs."""
+        return cls(net=None, points=tuple(points), breakdown={})
+
 
 @dataclass(frozen=True, slots=True)
 class SheetState:
@@ -108,7 +113,11 @@ class Game(Protocol):
         """The sheet before any round."""
 
     def apply(self, state: SheetState, score: Score) -> tuple[tuple[int, ...], SheetState]:
-        """Add one scored round to the sheet: the row's cells and the new state."""
+        """Add one scored round to the sheet: the row's cells and the new state.
+
+        Only ``score.points`` may be read: a correction refolds later rounds from
+        their stored points alone.
+        """
 
     def is_decided(self, state: SheetState, settings: Any, round_count: int) -> bool:
         """Whether the match is over but for End match (target reached, deals played)."""

@@ -8,7 +8,9 @@ input a round number held is kept in ``round_revision``.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
+from pydantic_core import to_jsonable_python
 from sqlalchemy import Connection, RowMapping
 
 from app.db import repository
@@ -26,21 +28,19 @@ from app.schemas import (
     ROUND_GAME,
     MatchStatus,
     RoundHistory,
-    RoundList,
-    RoundRead,
     RoundRevisionRead,
 )
 from app.services.auth import found
 from app.services.matches import rule_error
 from app.services.state import (
     MatchState,
+    fold,
+    last_row,
     round_read,
-    round_result,
     save_match,
-    state_from_json,
     state_to_json,
     status_of,
-    stored_score,
+    stored_result,
     utcnow,
     winner_of,
 )
@@ -99,15 +99,17 @@ def _revision(
     )
 
 
-def _round_written(round_: RoundRead, version: int, status: int, location: str | None) -> Written:
+def _round_written(
+    round_: dict[str, Any], version: int, status: int, location: str | None
+) -> Written:
     headers = {"ETag": etag(version)}
     if location is not None:
         headers["Location"] = location
-    return Written(status=status, body=round_.model_dump(mode="json"), headers=headers)
+    return Written(status=status, body=to_jsonable_python(round_), headers=headers)
 
 
 def add_round(db: Database, request: WriteRequest, match_id: str, body: RoundInput) -> Written:
-    """Enter the next round."""
+    """Enter the next round: O(1) in the match's length, from the match's snapshot."""
     assert request.who is not None
 
     def work(conn: Connection) -> Written:
@@ -126,7 +128,7 @@ def add_round(db: Database, request: WriteRequest, match_id: str, body: RoundInp
             "input": body.model_dump(mode="json"),
             "dealer": state.dealer_of(number),
             "points": list(score.points),
-            "result": round_result(score, cells, sheet),
+            "result": stored_result(score),
             "entered_by": request.who.label,  # type: ignore[union-attr]
             "created_at": now,
             "updated_at": now,
@@ -135,24 +137,27 @@ def add_round(db: Database, request: WriteRequest, match_id: str, body: RoundInp
         _revision(conn, request, match_id, number, "entered", body)
         version = _save_match(conn, state, sheet, number)
         location = f"/v1/matches/{match_id}/rounds/{number}"
-        return _round_written(round_read(values), version, 201, location)
+        return _round_written(round_read(values, cells, sheet), version, 201, location)
 
     return run_write(db, request, work)
 
 
-def _sheet_before(conn: Connection, state: MatchState, number: int) -> SheetState:
-    if number == 1:
-        return state.game.initial_state()
-    previous = repository.get_round(conn, state.row["id"], number - 1)
-    assert previous is not None
-    return state_from_json(previous["result"]["sheet"])
-
-
-def _first_decided(state: MatchState, sheets: list[SheetState], first_number: int) -> int | None:
-    for offset, sheet in enumerate(sheets):
-        if state.game.is_decided(sheet, state.settings, first_number + offset):
-            return first_number + offset
-    return None
+def _refold(
+    state: MatchState, points: Sequence[Sequence[int]], number: int
+) -> tuple[int | None, tuple[tuple[int, ...], SheetState], SheetState]:
+    """One pass over the rounds: k (the first round after which the match is decided,
+    RULES.md §3), round ``number``'s row, and the sheet after the last round."""
+    game, settings = state.game, state.settings
+    decided_at: int | None = None
+    at_number: tuple[tuple[int, ...], SheetState] | None = None
+    sheet = game.initial_state()
+    for index, (cells, sheet) in enumerate(fold(game, points), start=1):
+        if decided_at is None and game.is_decided(sheet, settings, index):
+            decided_at = index
+        if index == number:
+            at_number = (cells, sheet)
+    assert at_number is not None
+    return decided_at, at_number, sheet
 
 
 def _existing(state: MatchState, number: int) -> None:
@@ -163,7 +168,11 @@ def _existing(state: MatchState, number: int) -> None:
 def replace_round(
     db: Database, request: WriteRequest, match_id: str, number: int, body: RoundInput
 ) -> Written:
-    """Correct a round; every later row of the sheet is recomputed (RULES.md §3)."""
+    """Correct a round; every later row of the sheet follows (RULES.md §3).
+
+    Rounds store their own points, not the sheet, so only this round and the
+    match's snapshot are written: the new sheet is one fold over the points.
+    """
     assert request.who is not None
 
     def work(conn: Connection) -> Written:
@@ -171,58 +180,33 @@ def replace_round(
         _existing(state, number)
         score = _score(state, body)
         check_writable(state, request)
-        rows = repository.list_rounds(conn, match_id, from_number=number)
-        before = _sheet_before(conn, state, number)
-        scores = [score, *(stored_score(row) for row in rows[1:])]
-        new_cells, new_sheets, sheet = [], [], before
-        for each in scores:
-            cells, sheet = state.game.apply(sheet, each)
-            new_cells.append(cells)
-            new_sheets.append(sheet)
-        _check_decided_round_stays(state, rows, before, new_sheets, number)
-        now = utcnow()
-        repository.update_round(
-            conn,
-            rows[0]["id"],
-            {
-                "type": body.type,
-                "input": body.model_dump(mode="json"),
-                "points": list(score.points),
-                "result": round_result(score, new_cells[0], new_sheets[0]),
-                "entered_by": request.who.label,  # type: ignore[union-attr]
-                "updated_at": now,
-            },
-        )
-        later = zip(rows[1:], scores[1:], new_cells[1:], new_sheets[1:], strict=True)
-        for row, each, cells, after in later:
-            repository.update_round(conn, row["id"], {"result": round_result(each, cells, after)})
+        points = repository.list_points(conn, match_id, through=state.round_count)
+        old_points = list(points)
+        points[number - 1] = list(score.points)
+        new_k, at_number, sheet = _refold(state, points, number)
+        if new_k is not None and new_k < state.round_count:
+            old_k, _, _ = _refold(state, old_points, number)
+            if old_k is None or new_k < old_k:
+                raise CorrectionConflict(
+                    f"with this correction the match would be decided after round {new_k}, "
+                    "before rounds that were already played"
+                )
+        row = found(repository.get_round(conn, match_id, number), match_id)
+        changes = {
+            "type": body.type,
+            "input": body.model_dump(mode="json"),
+            "points": list(score.points),
+            "result": stored_result(score),
+            "entered_by": request.who.label,  # type: ignore[union-attr]
+            "updated_at": utcnow(),
+        }
+        repository.update_round(conn, row["id"], changes)
         _revision(conn, request, match_id, number, "corrected", body)
         version = _save_match(conn, state, sheet, state.round_count)
-        updated = found(repository.get_round(conn, match_id, number), match_id)
-        return _round_written(round_read(updated), version, 200, None)
+        cells, after = at_number
+        return _round_written(round_read({**row, **changes}, cells, after), version, 200, None)
 
     return run_write(db, request, work)
-
-
-def _check_decided_round_stays(
-    state: MatchState,
-    rows: Sequence[RowMapping],
-    before: SheetState,
-    new_sheets: list[SheetState],
-    number: int,
-) -> None:
-    """RULES.md §3: a correction may not move the deciding round k earlier, nor create
-    a k before the last round; it may leave k where it was."""
-    if number > 1 and state.game.is_decided(before, state.settings, number - 1):
-        return  # k lies before the corrected round, so the correction cannot move it
-    old_sheets = [state_from_json(row["result"]["sheet"]) for row in rows]
-    old_k = _first_decided(state, old_sheets, number)
-    new_k = _first_decided(state, new_sheets, number)
-    if new_k is not None and new_k < state.round_count and (old_k is None or new_k < old_k):
-        raise CorrectionConflict(
-            f"with this correction the match would be decided after round {new_k}, "
-            "before rounds that were already played"
-        )
 
 
 def delete_round(db: Database, request: WriteRequest, match_id: str, number: int) -> Written:
@@ -234,7 +218,8 @@ def delete_round(db: Database, request: WriteRequest, match_id: str, number: int
         check_writable(state, request)
         if number != state.round_count:
             raise NotLastRound(f"only the last round ({state.round_count}) can be removed")
-        sheet = _sheet_before(conn, state, number)
+        points = repository.list_points(conn, match_id, through=number - 1)
+        _, sheet = last_row(state.game, points)
         repository.delete_round(conn, match_id, number)
         _revision(conn, request, match_id, number, "removed", None)
         version = _save_match(conn, state, sheet, number - 1)
@@ -243,22 +228,26 @@ def delete_round(db: Database, request: WriteRequest, match_id: str, number: int
     return run_write(db, request, work)
 
 
-def list_rounds(db: Database, match_id: str) -> tuple[RoundList, int]:
-    """Every round in order, and the match version they are as of."""
-    with db.read(snapshot=True) as conn:
-        version = found(repository.get_match(conn, match_id), match_id)["version"]
-        rows = repository.list_rounds(conn, match_id)
-    return RoundList(items=[round_read(row) for row in rows]), version
+def list_rounds(db: Database, match_id: str) -> tuple[list[dict[str, Any]], int]:
+    """Every round in order (RoundRead shapes), and the match version they are as of."""
+    state, rows = round_rows(db, match_id)
+    sheets = fold(state.game, (row["points"] for row in rows))
+    items = [
+        round_read(row, cells, sheet) for row, (cells, sheet) in zip(rows, sheets, strict=True)
+    ]
+    return items, int(state.row["version"])
 
 
-def get_round(db: Database, match_id: str, number: int) -> tuple[RoundRead, int]:
-    """One round, and the match version it is as of."""
+def get_round(db: Database, match_id: str, number: int) -> tuple[dict[str, Any], int]:
+    """One round (the RoundRead shape), and the match version it is as of."""
     with db.read(snapshot=True) as conn:
-        version = found(repository.get_match(conn, match_id), match_id)["version"]
+        match = found(repository.get_match(conn, match_id), match_id)
         row = repository.get_round(conn, match_id, number)
+        points = repository.list_points(conn, match_id, through=number) if row else []
     if row is None:
         raise RoundNotFound(f"the match has no round {number}")
-    return round_read(row), version
+    cells, sheet = last_row(MatchState.load(match).game, points)
+    return round_read(row, cells, sheet), int(match["version"])
 
 
 def round_history(db: Database, match_id: str, number: int) -> tuple[RoundHistory, int]:

@@ -8,22 +8,24 @@ import io
 from app.db.engine import Database
 from app.schemas import SheetRead, SheetRow
 from app.services.rounds import round_rows
+from app.services.state import fold
 
 
 def get_sheet(db: Database, match_id: str) -> tuple[SheetRead, int]:
     """Column headings, one row of cells per round, then totals; and the match version."""
     state, rows = round_rows(db, match_id)
     sheet = state.sheet
+    cells = [row_cells for row_cells, _ in fold(state.game, (row["points"] for row in rows))]
     result = SheetRead(
         columns=state.game.columns(state.row["players"], state.row["team_names"]),
         rows=[
             SheetRow(
                 number=row["number"],
                 dealer=row["dealer"],
-                cells=row["result"]["cells"],
+                cells=list(row_cells),
                 net=row["result"]["net"],
             )
-            for row in rows
+            for row, row_cells in zip(rows, cells, strict=True)
         ],
         totals=list(sheet.totals),
         owed=list(sheet.owed) if sheet.owed is not None else None,

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections import deque
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -16,8 +17,6 @@ from app.schemas import (
     MatchRead,
     MatchStatus,
     PlayerRead,
-    RoundRead,
-    RoundResult,
     StandingRead,
     TeamRead,
     WinnerRead,
@@ -45,32 +44,26 @@ def state_to_json(state: SheetState) -> dict[str, Any]:
     }
 
 
-def round_result(score: Score, cells: tuple[int, ...], state: SheetState) -> dict[str, Any]:
-    """The stored ``result`` of a round: its score, its row, and the sheet after it.
+def stored_result(score: Score) -> dict[str, Any]:
+    """What a round stores of its score besides its points: the nets and the breakdown.
 
-    ``sheet`` is the whole fold state (which a correction or undo resumes from);
-    ``totals`` and ``owed`` repeat the parts of it that clients read.
+    The sheet's cells, totals and owed amounts are not stored with the round: they
+    are a fold over the rounds' points, so a correction rewrites one round only.
     """
-    sheet = state_to_json(state)
     return {
         "net": list(score.net) if score.net is not None else None,
-        "cells": list(cells),
         "breakdown": dict(score.breakdown),
-        "totals": sheet["totals"],
-        "owed": sheet["owed"],
-        "sheet": sheet,
     }
 
 
-def stored_score(row: RowMapping) -> Score:
-    """A round's score as stored, for refolding the sheet after a correction."""
-    result = row["result"]
-    net = result.get("net")
-    return Score(
-        net=tuple(net) if net is not None else None,
-        points=tuple(row["points"]),
-        breakdown=result["breakdown"],
-    )
+def fold(
+    game: Game, points: Iterable[Sequence[int]], state: SheetState | None = None
+) -> Iterator[tuple[tuple[int, ...], SheetState]]:
+    """Each round's cells and the sheet after it, from the rounds' points in order."""
+    sheet = state if state is not None else game.initial_state()
+    for each in points:
+        cells, sheet = game.apply(sheet, Score.of_points(each))
+        yield cells, sheet
 
 
 @dataclass(frozen=True, slots=True)
@@ -191,15 +184,32 @@ def match_view(conn: Connection, match_id: str) -> tuple[str, int] | None:
     return view, version
 
 
-def round_read(row: Mapping[str, Any] | RowMapping) -> RoundRead:
-    """What GET /v1/matches/{id}/rounds/{number} answers."""
-    return RoundRead(
-        number=row["number"],
-        type=row["type"],
-        input=row["input"],
-        dealer=row["dealer"],
-        result=RoundResult.model_validate(row["result"]),
-        entered_by=row["entered_by"],
-        created_at=row["created_at"],
-        updated_at=row["updated_at"],
-    )
+def last_row(game: Game, points: Iterable[Sequence[int]]) -> tuple[tuple[int, ...], SheetState]:
+    """The last round's cells and the sheet after it (no cells and the empty sheet
+    when there are no rounds)."""
+    rows = deque(fold(game, points), maxlen=1)
+    return rows[0] if rows else ((), game.initial_state())
+
+
+def round_read(
+    row: Mapping[str, Any] | RowMapping, cells: Sequence[int], sheet: SheetState
+) -> dict[str, Any]:
+    """A round as clients read it (the RoundRead shape): its input, its score, and its
+    row of the sheet (``cells`` and the sheet after it, from the fold)."""
+    result = row["result"]
+    return {
+        "number": row["number"],
+        "type": row["type"],
+        "input": row["input"],
+        "dealer": row["dealer"],
+        "result": {
+            "net": result.get("net"),
+            "cells": list(cells),
+            "totals": list(sheet.totals),
+            "owed": list(sheet.owed) if sheet.owed is not None else None,
+            "breakdown": result["breakdown"],
+        },
+        "entered_by": row["entered_by"],
+        "created_at": row["created_at"],
+        "updated_at": row["updated_at"],
+    }

@@ -5,7 +5,14 @@ from typing import Annotated, TypeVar
 from fastapi import APIRouter, Body, Path, Response
 
 from app.api.deps import PlayerDep, ReaderDep
-from app.api.etag import ETAG_HEADER, NOT_MODIFIED, IfNoneMatchHeader, set_etag, unchanged
+from app.api.etag import (
+    ETAG_HEADER,
+    NOT_MODIFIED,
+    IfNoneMatchHeader,
+    json_response,
+    set_etag,
+    unchanged,
+)
 from app.api.headers import (
     CREATED,
     IdempotencyKeyHeader,
@@ -63,7 +70,7 @@ async def list_rounds(
 ) -> RoundList | Response:
     """Every round of the match with its input and result."""
     items, version = rounds.list_rounds(caller.db, match_id)
-    return unchanged(if_none_match, version) or _tagged(response, items, version)
+    return unchanged(if_none_match, version) or json_response({"items": items}, version)
 
 
 @router.get(
@@ -82,7 +89,7 @@ async def get_round(
 ) -> RoundRead | Response:
     """One round with its input and result."""
     found, version = rounds.get_round(caller.db, match_id, number)
-    return unchanged(if_none_match, version) or _tagged(response, found, version)
+    return unchanged(if_none_match, version) or json_response(found, version)
 
 
 @router.get(
