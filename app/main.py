@@ -164,8 +164,15 @@ def _problem_media_types(document: dict[str, Any]) -> dict[str, Any]:
         "description": problems.DESCRIPTIONS[422],
         "content": {problems.PROBLEM_JSON: {"schema": {"$ref": "#/components/schemas/Problem"}}},
     }
-    for path in document.get("paths", {}).values():
+    document.setdefault("components", {}).setdefault("securitySchemes", {})["HTTPBearer"] = {
+        "type": "http",
+        "scheme": "bearer",
+        "description": "A host, player or viewer token of the match",
+    }
+    for route, path in document.get("paths", {}).items():
         for operation in path.values():
+            if route.startswith("/v1/matches/{match_id}"):
+                operation["security"] = [{"HTTPBearer": []}]  # read by app.api.deps
             responses = operation.get("responses", {})
             for status, response in responses.items():
                 for name, header in response.get("headers", {}).items():

@@ -18,6 +18,13 @@ from app.errors import DatabaseUnavailable, RateLimited, ServiceError
 from app.schemas import MATCH_CREATE_MODELS, ROUND_TYPES, Problem
 from app.services.auth import Permission, authenticate, authorize
 
+
+def bearer_token(request: Request) -> str | None:
+    """The token of an ``Authorization: Bearer <token>`` header, if there is one."""
+    scheme, _, token = request.headers.get("authorization", "").partition(" ")
+    return (token.strip() or None) if scheme.lower() == "bearer" else None
+
+
 PROBLEM_JSON = "application/problem+json"
 logger = logging.getLogger(__name__)
 
@@ -91,12 +98,10 @@ def _malformed(request: Request) -> JSONResponse:
     """
     match_id = request.path_params.get("match_id")
     if match_id is not None:
-        header = request.headers.get("authorization", "")
-        scheme, _, token = header.partition(" ")
         need = Permission.HOST if request.method == "PATCH" else Permission.PLAY
         try:
             db = request.app.state.db
-            who = authenticate(db, token.strip() if scheme.lower() == "bearer" else None)
+            who = authenticate(db, bearer_token(request))
             authorize(db, who, match_id, need)
         except ServiceError as error:
             return _problem_of(error)

@@ -10,6 +10,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any, Generic, TypeVar
 
+import orjson
 from sqlalchemy import Connection, Engine, create_engine, event, text
 from sqlalchemy.engine import make_url
 
@@ -44,7 +45,13 @@ class Database:
     def __init__(self, settings: Settings) -> None:
         url = make_url(settings.database_url)
         self.is_sqlite = url.get_backend_name() == "sqlite"
-        kwargs: dict[str, Any] = {"pool_pre_ping": not self.is_sqlite}
+        kwargs: dict[str, Any] = {
+            "pool_pre_ping": not self.is_sqlite,
+            # JSON columns are (de)serialized on every write and read: orjson does it
+            # several times faster than the standard library.
+            "json_serializer": _dumps,
+            "json_deserializer": orjson.loads,
+        }
         if self.is_sqlite:
             kwargs["connect_args"] = {"check_same_thread": False}
         else:
@@ -88,6 +95,10 @@ class Database:
     def dispose(self) -> None:
         """Close every pooled connection."""
         self.engine.dispose()
+
+
+def _dumps(value: Any) -> str:
+    return orjson.dumps(value).decode()
 
 
 def _configure_sqlite(engine: Engine, busy_timeout_ms: int) -> None:
