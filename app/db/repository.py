@@ -32,7 +32,10 @@ from app.db.models import (
 # Statements are built once: SQLAlchemy then reuses their cache keys and compiled
 # forms, instead of rebuilding them on every request.
 _INSERT_MATCH = insert(MATCH)
-_GET_MATCH = select(MATCH).where(MATCH.c.id == bindparam("b_id"))
+# The match row without its rendered view, which only GET /v1/matches/{id} reads.
+_GET_MATCH = select(*(c for c in MATCH.c if c.name != "view")).where(
+    MATCH.c.id == bindparam("b_id")
+)
 _LOCK_MATCH = _GET_MATCH.with_for_update()
 _GET_MATCH_VIEW = select(MATCH.c.view, MATCH.c.version).where(MATCH.c.id == bindparam("b_id"))
 _UPDATE_MATCH = update(MATCH).where(MATCH.c.id == bindparam("b_id"))
