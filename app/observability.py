@@ -74,6 +74,8 @@ def configure_logging(level: str, *, json_logs: bool) -> None:
         target.setLevel(level.upper())
         target.propagate = name == ""
     logging.getLogger("uvicorn.access").disabled = True
+    # /readyz asks alembic for the schema's revision; its chatter is not news.
+    logging.getLogger("alembic.runtime.migration").setLevel(logging.WARNING)
 
 
 class RequestContext:

@@ -23,23 +23,24 @@ NOT_MODIFIED: dict[int | str, dict[str, Any]] = {
 }
 
 
-def etag_of(version: int) -> str:
-    return f'"v{version}"'
+def etag_of(version: int, variant: str = "") -> str:
+    """``"v7"``; a representation other than JSON adds its name: ``"v7-csv"``."""
+    return f'"v{version}-{variant}"' if variant else f'"v{version}"'
 
 
-def set_etag(response: Response, version: int) -> None:
-    response.headers["ETag"] = etag_of(version)
+def set_etag(response: Response, version: int, variant: str = "") -> None:
+    response.headers["ETag"] = etag_of(version, variant)
 
 
-def unchanged(if_none_match: str | None, version: int) -> Response | None:
+def unchanged(if_none_match: str | None, version: int, variant: str = "") -> Response | None:
     """A 304 when If-None-Match already names the current version, else None."""
     if not if_none_match:
         return None
     tags = {tag.strip() for tag in if_none_match.split(",")}
-    current = etag_of(version)
+    current = etag_of(version, variant)
     if "*" in tags or current in tags or f"W/{current}" in tags:
         response = Response(status_code=304)
-        set_etag(response, version)
+        set_etag(response, version, variant)
         return response
     return None
 

@@ -1,8 +1,11 @@
 """A cap on request body size, enforced before anything reads the body."""
 
+from starlette.responses import Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.api.problems import problem
+
+TOO_LARGE = "squarescores.body_too_large"
 
 
 class BodyTooLarge(Exception):
@@ -35,6 +38,7 @@ class BodySizeLimit:
             if message["type"] == "http.request":
                 seen += len(message.get("body", b""))
                 if seen > self.max_bytes:
+                    scope[TOO_LARGE] = True  # FastAPI reports a failed body read as a 400
                     raise BodyTooLarge
             return message
 
@@ -51,10 +55,14 @@ class BodySizeLimit:
                 await self._reject(scope, receive, send)
 
     async def _reject(self, scope: Scope, receive: Receive, send: Send) -> None:
-        response = problem(
+        response = self.too_large()
+        await response(scope, receive, send)
+
+    def too_large(self) -> Response:
+        """The 413 problem."""
+        return problem(
             413,
             "payload_too_large",
             "Request body too large",
             f"the body must be at most {self.max_bytes} bytes",
         )
-        await response(scope, receive, send)

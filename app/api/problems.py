@@ -10,7 +10,7 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from fastapi.routing import APIRoute
-from sqlalchemy.exc import OperationalError
+from sqlalchemy.exc import OperationalError, ProgrammingError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Match
 
@@ -96,6 +96,14 @@ def _malformed(request: Request) -> JSONResponse:
     FastAPI parses the JSON body before it resolves dependencies, so for a body
     it cannot parse the 401/404/403 checks are made here, keeping API.md's order.
     """
+    if request.scope.get("squarescores.body_too_large"):  # see app.api.limits
+        limit = request.app.state.settings.max_body_bytes
+        return problem(
+            413,
+            "payload_too_large",
+            "Request body too large",
+            f"the body must be at most {limit} bytes",
+        )
     match_id = request.path_params.get("match_id")
     if match_id is not None:
         need = Permission.HOST if request.method == "PATCH" else Permission.PLAY
@@ -137,6 +145,11 @@ async def _service_error(_: Request, exc: Exception) -> JSONResponse:
 
 
 async def _database_unavailable(request: Request, exc: Exception) -> JSONResponse:
+    if isinstance(exc, ProgrammingError) and getattr(exc.orig, "sqlstate", None) != "42P01":
+        logger.exception("database error on %s %s", request.method, request.url.path)
+        return problem(
+            500, "internal_error", "Internal server error", "an unexpected error occurred"
+        )
     logger.error("database unavailable on %s %s: %s", request.method, request.url.path, exc)
     return _problem_of(
         DatabaseUnavailable("the database is unavailable or not migrated; retry shortly")
@@ -191,6 +204,8 @@ def install(app: FastAPI) -> None:
     app.add_exception_handler(RequestValidationError, _validation_error)
     app.add_exception_handler(ServiceError, _service_error)
     app.add_exception_handler(OperationalError, _database_unavailable)
+    # PostgreSQL reports a missing table (a database not migrated) as a ProgrammingError.
+    app.add_exception_handler(ProgrammingError, _database_unavailable)
     app.add_exception_handler(StarletteHTTPException, _http_error)
 
 

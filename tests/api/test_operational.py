@@ -162,3 +162,24 @@ def test_an_unreachable_database_is_503(tmp_path: Any) -> None:
     assert response.status_code == 503
     assert response.json()["code"] == "database_unavailable"
     assert response.headers["retry-after"]
+
+
+def test_a_streamed_body_over_the_limit_is_413(client: Any) -> None:
+    def chunks() -> Any:
+        for _ in range(100):
+            yield b"x" * 10_000
+
+    response = client.post(
+        "/v1/matches", content=chunks(), headers={"content-type": "application/json"}
+    )
+    assert response.status_code == 413
+    assert response.json()["code"] == "payload_too_large"
+
+
+def test_an_unmigrated_postgresql_database_is_503(postgres: Any) -> None:
+    url = postgres.create()  # created, never migrated
+    settings = Settings(database_url=url, rate_limit_matches_per_minute=0)
+    with TestClient(create_app(settings)) as unmigrated:
+        response = unmigrated.post("/v1/matches", json=MATCH_BODY)
+    assert response.status_code == 503
+    assert response.json()["code"] == "database_unavailable"

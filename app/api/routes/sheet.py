@@ -10,6 +10,7 @@ from app.services import sheet
 
 router = APIRouter(prefix="/v1/matches/{match_id}", tags=["sheet"])
 
+CSV_VARIANT = "csv"  # the CSV representation has its own strong ETag: "v7-csv"
 CSV = {"content": {"text/csv": {"schema": {"type": "string"}}}}
 
 
@@ -33,11 +34,17 @@ async def get_sheet(
 ) -> SheetRead | Response:
     """Headings, a row of cells per round, totals and owed amounts."""
     result, version = sheet.get_sheet(caller.db, match_id)
-    if (not_modified := unchanged(if_none_match, version)) is not None:
+    wants_csv = _wants_csv(request.headers.get("accept", ""))
+    variant = CSV_VARIANT if wants_csv else ""
+    if (not_modified := unchanged(if_none_match, version, variant)) is not None:
+        not_modified.headers["Vary"] = "Accept"
         return not_modified
-    if _wants_csv(request.headers.get("accept", "")):
-        return _csv(result, version)
+    if wants_csv:
+        csv_response = _csv(result, version)
+        csv_response.headers["Vary"] = "Accept"
+        return csv_response
     set_etag(response, version)
+    response.headers["Vary"] = "Accept"
     return result
 
 
@@ -57,14 +64,14 @@ async def get_sheet_csv(
 ) -> Response:
     """A heading row, a row per round, then totals (and owed amounts, in Asszorti)."""
     result, version = sheet.get_sheet(caller.db, match_id)
-    if (not_modified := unchanged(if_none_match, version)) is not None:
+    if (not_modified := unchanged(if_none_match, version, CSV_VARIANT)) is not None:
         return not_modified
     return _csv(result, version)
 
 
 def _csv(result: SheetRead, version: int) -> Response:
     response = Response(sheet.sheet_csv(result), media_type="text/csv")
-    set_etag(response, version)
+    set_etag(response, version, CSV_VARIANT)
     return response
 
 
