@@ -17,6 +17,8 @@ OPERATIONS = [
     ("GET", "/rounds/1", None, {"host", "player", "viewer"}),
     ("PUT", "/rounds/1", amounts(4, -2, -2), {"host", "player"}),
     ("GET", "/sheet", None, {"host", "player", "viewer"}),
+    ("GET", "/sheet.csv", None, {"host", "player", "viewer"}),
+    ("GET", "/rounds/1/history", None, {"host", "player", "viewer"}),
     ("DELETE", "/rounds/1", None, {"host", "player"}),
     ("POST", "/end", None, {"host", "player"}),
 ]
