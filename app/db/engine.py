@@ -69,8 +69,11 @@ class Database:
         one consistent state); ``snapshot=True`` holds one across several statements.
         """
         with self.engine.connect() as conn:
-            if snapshot:
+            if snapshot and self.is_sqlite:
                 conn = conn.execution_options(sqlite_snapshot=True)
+            elif snapshot:
+                # PostgreSQL: one snapshot for every statement of the transaction.
+                conn = conn.execution_options(isolation_level="REPEATABLE READ")
             yield conn
 
     @contextmanager

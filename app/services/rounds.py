@@ -1,13 +1,15 @@
 """Use cases of rounds: enter, correct, remove the last, read, history. One transaction each.
 
 The match row holds the sheet after its last round, so entering a round reads
-one row and writes two; a correction refolds only the rounds from it on. Every
-input a round number held is kept in ``round_revision``.
+one row and writes three (the round, its revision, the match); a correction
+refolds the rounds' points and rewrites only the corrected round. Every input a
+round number held is kept in ``round_revision``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from pydantic_core import to_jsonable_python
@@ -142,22 +144,30 @@ def add_round(db: Database, request: WriteRequest, match_id: str, body: RoundInp
     return run_write(db, request, work)
 
 
-def _refold(
-    state: MatchState, points: Sequence[Sequence[int]], number: int
-) -> tuple[int | None, tuple[tuple[int, ...], SheetState], SheetState]:
-    """One pass over the rounds: k (the first round after which the match is decided,
-    RULES.md §3), round ``number``'s row, and the sheet after the last round."""
+@dataclass(frozen=True, slots=True)
+class _Refold:
+    """What one pass over a match's rounds tells a correction."""
+
+    decided_at: int | None  # k: the first round after which the match is decided
+    decided_sheet: SheetState | None  # the sheet after round k
+    row: tuple[tuple[int, ...], SheetState]  # the corrected round's cells and sheet
+    last: SheetState  # the sheet after the last round
+
+
+def _refold(state: MatchState, points: Sequence[Sequence[int]], number: int) -> _Refold:
+    """One pass over the rounds' points (RULES.md §3 needs k; the answer, the row)."""
     game, settings = state.game, state.settings
     decided_at: int | None = None
-    at_number: tuple[tuple[int, ...], SheetState] | None = None
+    decided_sheet: SheetState | None = None
+    row: tuple[tuple[int, ...], SheetState] | None = None
     sheet = game.initial_state()
     for index, (cells, sheet) in enumerate(fold(game, points), start=1):
         if decided_at is None and game.is_decided(sheet, settings, index):
-            decided_at = index
+            decided_at, decided_sheet = index, sheet
         if index == number:
-            at_number = (cells, sheet)
-    assert at_number is not None
-    return decided_at, at_number, sheet
+            row = (cells, sheet)
+    assert row is not None
+    return _Refold(decided_at, decided_sheet, row, sheet)
 
 
 def _existing(state: MatchState, number: int) -> None:
@@ -170,8 +180,8 @@ def replace_round(
 ) -> Written:
     """Correct a round; every later row of the sheet follows (RULES.md §3).
 
-    Rounds store their own points, not the sheet, so only this round and the
-    match's snapshot are written: the new sheet is one fold over the points.
+    Rounds store their own points, not the sheet, so only this round, its revision
+    and the match's snapshot are written: the new sheet is one fold over the points.
     """
     assert request.who is not None
 
@@ -183,13 +193,23 @@ def replace_round(
         points = repository.list_points(conn, match_id, through=state.round_count)
         old_points = list(points)
         points[number - 1] = list(score.points)
-        new_k, at_number, sheet = _refold(state, points, number)
+        new = _refold(state, points, number)
+        new_k = new.decided_at
         if new_k is not None and new_k < state.round_count:
-            old_k, _, _ = _refold(state, old_points, number)
+            old_k = _refold(state, old_points, number).decided_at
             if old_k is None or new_k < old_k:
                 raise CorrectionConflict(
                     f"with this correction the match would be decided after round {new_k}, "
                     "before rounds that were already played"
+                )
+        if new.decided_sheet is not None:
+            decided_by = state.game.winner(new.decided_sheet, state.settings)
+            if state.game.winner(new.last, state.settings) != decided_by:
+                # e.g. Alkort after the target was lowered: the later rounds would take
+                # the other team past the target too, and nobody could say who won.
+                raise CorrectionConflict(
+                    f"with this correction the result decided after round {new_k} would "
+                    "change in later rounds (both teams past the target)"
                 )
         row = found(repository.get_round(conn, match_id, number), match_id)
         changes = {
@@ -202,8 +222,8 @@ def replace_round(
         }
         repository.update_round(conn, row["id"], changes)
         _revision(conn, request, match_id, number, "corrected", body)
-        version = _save_match(conn, state, sheet, state.round_count)
-        cells, after = at_number
+        version = _save_match(conn, state, new.last, state.round_count)
+        cells, after = new.row
         return _round_written(round_read({**row, **changes}, cells, after), version, 200, None)
 
     return run_write(db, request, work)

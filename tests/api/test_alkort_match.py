@@ -284,3 +284,19 @@ def test_games_lists_both(client: Any) -> None:
     assert games["alkort"]["round_types"] == ["alkort_tricks", "alkort_points"]
     assert games["alkort"]["settings"]["properties"]["target"]["default"] == 11
     assert games["asszorti"]["round_types"] == ["asszorti_hand", "asszorti_amounts"]
+
+
+def test_a_correction_may_not_take_both_teams_past_a_lowered_target(alkort: Any) -> None:
+    """Review finding: team 0 reached the (lowered) target first; a later correction
+    must not let team 1 pass it too, which would leave nobody able to say who won."""
+    table = alkort(settings={"target": 11})
+    table.round(points(0, 9))
+    table.round(points(1, 1))
+    table.round(points(1, 1))
+    assert table.patch({"settings": {"target": 9}}).json()["winner"] == {"seats": None, "team": 0}
+    before = table.snapshot()
+    refused = table.put("/rounds/3", points(1, 9))
+    assert refused.status_code == 409 and refused.json()["code"] == "correction_conflict"
+    assert table.snapshot() == before
+    assert table.put("/rounds/3", points(1, 5)).status_code == 200
+    assert table.match()["winner"] == {"seats": None, "team": 0}

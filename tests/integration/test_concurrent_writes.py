@@ -48,3 +48,27 @@ def test_concurrent_writers_number_rounds_without_gaps(database_url: str) -> Non
     assert match.version == total + 1
     assert match.net == [2 * total, -total, -total]
     setup.dispose()
+
+
+def test_a_snapshot_read_sees_one_state(database_url: str) -> None:
+    """The match and its rounds, read in one snapshot, agree even if a write lands between."""
+    from app.db import repository
+
+    settings = Settings(database_url=database_url)
+    db, writer = Database(settings), Database(settings)
+    body = MATCH_CREATE_MODELS["asszorti"].model_validate(
+        {"game": "asszorti", "players": ["Anna", "Berta", "Csaba"]}
+    )
+    created = matches.create_match(db, WriteRequest(), body)
+    assert created.body is not None
+    match_id = created.body["id"]
+    host = WriteRequest(who=Principal(match_id=match_id, role=Role.HOST, seat=None))
+    hand = AsszortiAmounts(type="asszorti_amounts", amounts=[2, -1, -1])
+    with db.read(snapshot=True) as conn:
+        match = repository.get_match(conn, match_id)
+        rounds.add_round(writer, host, match_id, hand)  # another connection commits
+        seen = repository.list_rounds(conn, match_id)
+    assert match is not None
+    assert len(seen) == match["round_count"] == 0
+    db.dispose()
+    writer.dispose()
