@@ -258,20 +258,19 @@ def settle(state: SheetState, net: Sequence[int]) -> tuple[tuple[int, ...], Shee
     ((0, 18, 0), (9, 0, 9))
     """
     assert state.owed is not None and state.net is not None
-    cells: list[int] = []
-    owed: list[int] = []
-    for amount, debt in zip(net, state.owed):  # noqa: B905 (both have one entry a seat)
-        if amount <= 0 or amount <= debt:
-            cells.append(0)
-            owed.append(debt - amount)
-        else:
-            cells.append(amount - debt)
-            owed.append(0)
-    totals, nets = state.totals, state.net
-    return tuple(cells), SheetState(
-        totals=tuple([totals[0] + cells[0], totals[1] + cells[1], totals[2] + cells[2]]),
-        owed=tuple(owed),
-        net=tuple([nets[0] + net[0], nets[1] + net[1], nets[2] + net[2]]),
+    # A win first pays the debt: the cell is what exceeds it, the debt what remains
+    # (a loss, n <= 0 <= debt, only adds to the debt). Written out for three seats:
+    # a correction refolds every round, and this is its inner loop.
+    n0, n1, n2 = net
+    d0, d1, d2 = state.owed
+    cells = (n0 - d0 if n0 > d0 else 0, n1 - d1 if n1 > d1 else 0, n2 - d2 if n2 > d2 else 0)
+    owed = (d0 - n0 if n0 <= d0 else 0, d1 - n1 if n1 <= d1 else 0, d2 - n2 if n2 <= d2 else 0)
+    t0, t1, t2 = state.totals
+    s0, s1, s2 = state.net
+    return cells, SheetState(
+        totals=(t0 + cells[0], t1 + cells[1], t2 + cells[2]),
+        owed=owed,
+        net=(s0 + n0, s1 + n1, s2 + n2),
     )
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, Protocol
+from typing import Any, ClassVar, NamedTuple, Protocol
 
 from pydantic import BaseModel, ConfigDict
 
@@ -51,9 +51,13 @@ class RoundInput(StrictModel):
     round_type: ClassVar[str]
 
 
-@dataclass(frozen=True, slots=True)
-class Score:
-    """One round scored on its own, before the sheet sees it."""
+class Score(NamedTuple):
+    """One round scored on its own, before the sheet sees it.
+
+    Score and SheetState are named tuples rather than frozen dataclasses: a
+    correction folds thousands of them, and a tuple is several times cheaper
+    to build (measured: a 2000-round refold).
+    """
 
     net: tuple[int, ...] | None
     points: tuple[int, ...]
@@ -65,8 +69,7 @@ class Score:
         return cls(net=None, points=tuple(points), breakdown={})
 
 
-@dataclass(frozen=True, slots=True)
-class SheetState:
+class SheetState(NamedTuple):
     """The running sheet after some rounds: what the fold carries forward."""
 
     totals: tuple[int, ...]
