@@ -65,3 +65,20 @@ lint-docker: install  ## Lint the Dockerfile with hadolint
 
 compat: install  ## Fail on an unacknowledged breaking change to openapi/openapi.json (COMPAT_BASE=ref, default HEAD~1)
 	$(VENV)/bin/python scripts/openapi_compat.py $(if $(COMPAT_BASE),--base $(COMPAT_BASE))
+
+# --- load benchmark ----------------------------------------------------------------
+# Real uvicorn servers on SQLite and PostgreSQL, driven by wrk; see docs/performance.md.
+# wrk is Debian's package: installed here when it is missing and we run as root.
+BENCH_ARGS ?=
+
+.PHONY: bench
+bench: install  ## Load-test real servers with wrk (BENCH_ARGS="--db sqlite --workers 2 --quick ...")
+	@command -v wrk >/dev/null 2>&1 || { \
+	  if [ "$$(id -u)" -eq 0 ]; then \
+	    DEBIAN_FRONTEND=noninteractive apt-get install -y wrk \
+	      || { apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y wrk; }; \
+	  else \
+	    echo "wrk is missing: install it with 'sudo apt-get install -y wrk', then run make bench again" >&2; \
+	    exit 1; \
+	  fi; }
+	$(VENV)/bin/python scripts/bench.py $(BENCH_ARGS)

@@ -1,0 +1,1476 @@
+"""Load-test real SquareScores servers with wrk, on SQLite and on PostgreSQL: ``make bench``.
+
+Every figure is measured against the real thing: ``python -m uvicorn app.main:app`` on a
+loopback port, over a freshly migrated database, driven by wrk (``bench/wrk/scenarios.lua``).
+In the same run, under the same uvicorn flags and the same load, a bare FastAPI endpoint
+(``bench/bare_app.py``) is measured, and every req/s is also given as a ratio to it: the
+ratio is what to compare between runs and machines, since raw req/s swings with CPU steal.
+
+What is measured, per database: each endpoint on its own, a realistic mix (three times,
+which doubles as a memory-leak check), the cost of each operation on a short and on a long
+match, and on PostgreSQL how POST round scales from one worker to two. It prints a table
+per database with the targets marked PASS or MISS and writes everything as JSON
+(``bench/results/latest.json``). How to read it: ``docs/performance.md``.
+
+Exit status: 0 when every request got the status it should (targets may still be MISS:
+they are information, not a gate), 1 when any request got an unexpected status or a socket
+error, 2 when a database could not be measured (wrk missing, a server did not start, ...);
+the other database is still measured and written.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import hashlib
+import importlib.metadata
+import json
+import os
+import platform
+import re
+import secrets
+import shutil
+import signal
+import socket
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager, suppress
+from dataclasses import asdict, dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from types import TracebackType
+from typing import Any, TypedDict
+
+import httpx
+from sqlalchemy import create_engine, text
+from sqlalchemy.engine import make_url
+
+ROOT = Path(__file__).resolve().parents[1]
+HOST = "127.0.0.1"
+WRK_SCRIPT = ROOT / "bench" / "wrk" / "scenarios.lua"
+DEFAULT_OUTPUT = ROOT / "bench" / "results" / "latest.json"
+DEFAULT_POSTGRES_URL = os.environ.get(
+    "SQUARESCORES_TEST_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test"
+)
+PLAYERS = ["Anna", "Berta", "Csaba"]
+ROUND_BODIES = [[2, -1, -1], [-1, 2, -1], [-1, -1, 2], [4, -2, -2], [-2, 4, -2], [-6, 3, 3]]
+SAFE_LUA_STRING = re.compile(r"[A-Za-z0-9_.\-]+")
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
+CPUS = os.cpu_count() or 1
+
+# Time bounds: nothing here waits or loops without one.
+SERVER_START_TIMEOUT = 60.0
+SERVER_STOP_TIMEOUT = 15.0
+WRK_GRACE = 60.0  # beyond --duration, before a wrk run is killed
+WRK_REQUEST_TIMEOUT = 30  # wrk --timeout: a slower response counts as a timeout error
+IDLE_TIMEOUT = 30.0  # waiting for the server to finish the previous measurement's backlog
+IDLE_WINDOW = 0.25
+IDLE_CPU = 0.08  # share of a core under which a worker counts as idle
+PREFILL_TIMEOUT = 600.0
+PREFILL_CONCURRENCY = 16
+PREFILL_CHUNK = 50  # rounds one prefill task posts to one match, in order
+
+# Targets, from the issue "Fast at any match length, and a measured path past one machine".
+TARGET_POST_ROUND = 0.30  # of bare req/s, SQLite, 1 worker, 32 connections
+TARGET_GET_MATCH = 0.50
+TARGET_P99_MS = 50.0
+FLAT_LOW, FLAT_HIGH = 0.80, 1.25  # long/short req/s for POST round and GET match
+# Per-row cost of the long sheet over the short: linear is 1.0; the same +25% band as
+# FLAT_HIGH allows for the drift of a shared machine (see docs/performance.md).
+TARGET_SHEET_PER_ROW = FLAT_HIGH
+TARGET_CORRECTION = 10.0  # a correction of round 1 of a long match vs a plain POST round
+TARGET_SCALE = 1.25  # PostgreSQL POST round req/s, 2 workers over 1
+TARGET_LEAK = 0.10  # RSS growth between mix runs 2 and 3
+DISTURBED = 0.25  # other processes' CPU, in cores, above which a measurement is unreliable
+
+MIX_DESCRIPTION = "70% GET match, 15% POST round, 8% GET sheet, 5% PUT round, 2% create"
+
+
+class BenchError(RuntimeError):
+    """The bench could not run: a server, wrk, the database or the prefill failed."""
+
+
+# -- the plan ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Plan:
+    databases: tuple[str, ...]
+    workers: int
+    duration: int  # seconds per measurement
+    connections: int
+    correction_connections: int
+    warmup: int  # seconds of load on each new server before measuring
+    pool_matches: int  # the matches per-endpoint load is spread over
+    pool_rounds: int  # the rounds each of them starts with
+    short_matches: int  # 1-round matches: the short side of the flat-cost checks
+    long_matches: int  # matches pre-filled to long_rounds: the long side
+    long_rounds: int
+    sheet_rows: int  # the short side of the sheet comparison
+    mix_runs: int
+    quick: bool
+    output: Path
+    postgres_url: str
+
+
+def parse_args(argv: list[str] | None = None) -> Plan:
+    parser = argparse.ArgumentParser(
+        prog="scripts/bench.py",
+        description="Load-test real SquareScores servers with wrk (see docs/performance.md).",
+    )
+    parser.add_argument("--db", choices=["sqlite", "postgresql", "both"], default="both")
+    parser.add_argument("--workers", type=int, default=1, help="uvicorn workers (default 1)")
+    parser.add_argument(
+        "--duration", type=int, help="seconds per measurement (default 8; 2 with --quick)"
+    )
+    parser.add_argument("--connections", type=int, default=32, help="wrk connections (32)")
+    parser.add_argument(
+        "--correction-connections",
+        type=int,
+        default=2,
+        help="connections for the correction of round 1 of a long match (2)",
+    )
+    parser.add_argument(
+        "--quick",
+        action="store_true",
+        help="a smoke run: short measurements, small pools, 300-round long matches",
+    )
+    parser.add_argument(
+        "--long-rounds", type=int, help="rounds in a long match (2000; 300 with --quick)"
+    )
+    parser.add_argument("--output", type=Path, default=DEFAULT_OUTPUT, help="the JSON results")
+    parser.add_argument(
+        "--postgres-url",
+        default=DEFAULT_POSTGRES_URL,
+        help="admin URL; a bench_<random> database is created beside it and dropped after",
+    )
+    args = parser.parse_args(argv)
+    if args.workers < 1 or args.connections < 1 or args.correction_connections < 1:
+        parser.error("--workers and the connection counts must be at least 1")
+    duration = args.duration if args.duration is not None else (2 if args.quick else 8)
+    if duration < 1:
+        parser.error("--duration is whole seconds, at least 1 (wrk takes no fractions)")
+    long_rounds = args.long_rounds or (300 if args.quick else 2000)
+    return Plan(
+        databases=("sqlite", "postgresql") if args.db == "both" else (args.db,),
+        workers=args.workers,
+        duration=duration,
+        connections=args.connections,
+        correction_connections=args.correction_connections,
+        warmup=1,
+        pool_matches=32 if args.quick else 256,
+        pool_rounds=5 if args.quick else 20,
+        short_matches=32 if args.quick else 256,
+        long_matches=2 if args.quick else 4,
+        long_rounds=long_rounds,
+        sheet_rows=min(100, long_rounds),
+        mix_runs=3,
+        quick=args.quick,
+        output=args.output,
+        postgres_url=args.postgres_url,
+    )
+
+
+# -- /proc -------------------------------------------------------------------------------
+
+
+def _stat_fields(pid: int) -> list[str] | None:
+    """/proc/<pid>/stat from the state on (comm may hold spaces, so split after its ")")."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return None
+    return stat[stat.rindex(")") + 2 :].split()
+
+
+def children_of(pid: int) -> list[int]:
+    found = []
+    for entry in Path("/proc").iterdir():
+        fields = _stat_fields(int(entry.name)) if entry.name.isdigit() else None
+        if fields is not None and int(fields[1]) == pid and fields[0] not in ("Z", "X"):
+            found.append(int(entry.name))
+    return sorted(found)
+
+
+def cpu_seconds(pids: list[int]) -> float:
+    """User + system CPU the processes have used so far."""
+    ticks = 0
+    for pid in pids:
+        if (fields := _stat_fields(pid)) is not None:
+            ticks += int(fields[11]) + int(fields[12])
+    return ticks / CLOCK_TICKS
+
+
+def rss_kib(pid: int) -> int:
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    except OSError:
+        pass
+    return 0
+
+
+def postgres_pids() -> list[int]:
+    """Every PostgreSQL server process on the machine (its backends do the database work)."""
+    pids = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            with suppress(OSError):
+                if (entry / "comm").read_text().strip() == "postgres":
+                    pids.append(int(entry.name))
+    return pids
+
+
+def machine_ticks() -> list[int]:
+    """The aggregate line of /proc/stat: user nice system idle iowait irq softirq steal ..."""
+    first = Path("/proc/stat").read_text().splitlines()[0].split()
+    return [int(value) for value in first[1:]]
+
+
+# -- servers -------------------------------------------------------------------------------
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind((HOST, 0))
+        return int(sock.getsockname()[1])
+
+
+class Server:
+    """``python -m uvicorn <app> --workers N --no-access-log`` on a free loopback port.
+
+    It runs in a process group of its own, stopped as a whole (SIGTERM, then SIGKILL).
+    """
+
+    def __init__(self, app: str, workers: int, env: dict[str, str], log: Path, probe: str):
+        self.app, self.workers, self.env, self.log_path, self.probe = app, workers, env, log, probe
+        self.process: subprocess.Popen[bytes] | None = None
+        self.port = 0
+
+    @property
+    def url(self) -> str:
+        return f"http://{HOST}:{self.port}"
+
+    def __enter__(self) -> Server:
+        attempts = 3  # the free port may be taken before uvicorn binds it
+        for attempt in range(1, attempts + 1):
+            self.port = free_port()
+            try:
+                self._spawn()
+                self._wait_ready()
+                break
+            except BenchError:
+                self.stop()
+                if attempt == attempts:
+                    raise
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.stop()
+
+    def _spawn(self) -> None:
+        command = [sys.executable, "-m", "uvicorn", self.app, "--host", HOST]
+        command += ["--port", str(self.port), "--workers", str(self.workers), "--no-access-log"]
+        with self.log_path.open("ab") as log:
+            log.write(f"$ {' '.join(command)}\n".encode())
+            log.flush()
+            self.process = subprocess.Popen(
+                command,
+                cwd=ROOT,
+                env=self.env,
+                stdin=subprocess.DEVNULL,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )
+
+    def _wait_ready(self) -> None:
+        """Until the probe answers 200 and every worker process is there (bounded)."""
+        assert self.process is not None
+        deadline = time.monotonic() + SERVER_START_TIMEOUT
+        with httpx.Client(base_url=self.url, timeout=2.0) as client:
+            while time.monotonic() < deadline:
+                if self.process.poll() is not None:
+                    raise BenchError(f"{self.app} exited early:\n{self.log_tail()}")
+                with suppress(httpx.TransportError):
+                    if (
+                        client.get(self.probe).status_code == 200
+                        and len(self.worker_pids()) == self.workers
+                    ):
+                        return
+                time.sleep(0.1)
+        raise BenchError(f"{self.app} did not come up in {SERVER_START_TIMEOUT:.0f} s")
+
+    def worker_pids(self) -> list[int]:
+        """The processes serving requests: uvicorn itself with one worker, else its
+        ``spawn_main`` children (not the multiprocessing resource tracker)."""
+        if self.process is None:
+            return []
+        if self.workers == 1:
+            return [self.process.pid]
+        workers = []
+        for pid in children_of(self.process.pid):
+            with suppress(OSError):
+                if b"spawn_main" in Path(f"/proc/{pid}/cmdline").read_bytes():
+                    workers.append(pid)
+        return workers
+
+    def rss(self) -> dict[str, int]:
+        return {str(pid): rss_kib(pid) for pid in self.worker_pids()}
+
+    def wait_idle(self) -> float:
+        """Wait (bounded) until the workers are idle; the seconds it took.
+
+        When wrk stops, the requests the server has already read are still served: after
+        32 slow ones (a 2000-row sheet) that is seconds of work, which would land on the
+        next measurement's latencies.
+        """
+        started = time.monotonic()
+        pids = self.worker_pids()
+        while time.monotonic() - started < IDLE_TIMEOUT:
+            before = cpu_seconds(pids)
+            time.sleep(IDLE_WINDOW)
+            if cpu_seconds(pids) - before <= IDLE_CPU * IDLE_WINDOW * len(pids):
+                break
+        return time.monotonic() - started
+
+    def stop(self) -> None:
+        process, self.process = self.process, None
+        if process is None:
+            return
+        with suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGTERM)
+        try:
+            process.wait(timeout=SERVER_STOP_TIMEOUT)
+        except subprocess.TimeoutExpired:
+            with suppress(ProcessLookupError):
+                os.killpg(process.pid, signal.SIGKILL)
+            process.wait(timeout=SERVER_STOP_TIMEOUT)
+        with suppress(ProcessLookupError):  # workers outliving the supervisor
+            os.killpg(process.pid, signal.SIGKILL)
+
+    def log_tail(self, limit: int = 4000) -> str:
+        with suppress(OSError):
+            return self.log_path.read_text(errors="replace")[-limit:]
+        return ""
+
+
+# -- wrk -----------------------------------------------------------------------------------
+
+
+class Latency(TypedDict):
+    p50: float
+    p75: float
+    p90: float
+    p99: float
+
+
+@dataclass
+class Measurement:
+    """One wrk run and what the server did meanwhile."""
+
+    name: str
+    what: str  # what the table shows
+    request: str  # method and path
+    connections: int
+    duration_s: float
+    requests: int
+    rps: float
+    latency_ms: Latency
+    statuses: dict[str, int]
+    expected_statuses: list[int]
+    unexpected: int  # responses with a status other than the expected ones
+    non_2xx: int
+    socket_errors: dict[str, int]
+    wrk_cpu_s: float
+    wrk_cores: float  # wrk's CPU time over its wall time: 1.0 is one core busy
+    server_cpu_us_per_request: float | None
+    db_cpu_us_per_request: float | None
+    machine_busy: float  # share of all cores busy during the run
+    machine_steal: float
+    other_cores: float  # CPU used by anything but the server, wrk and PostgreSQL, in cores
+    rss_kib: dict[str, int]  # per worker pid, right after the run
+    sent: dict[str, int] = field(default_factory=dict)  # requests sent, by kind (the mix)
+    idle_wait_s: float = 0.0  # waited for the server to finish earlier work before starting
+    ratio_to_bare: float | None = None
+
+    @property
+    def rss_total_kib(self) -> int:
+        return sum(self.rss_kib.values())
+
+    @property
+    def disturbed(self) -> bool:
+        """Other processes used the CPU meanwhile: req/s and ratios are unreliable."""
+        return self.other_cores > DISTURBED
+
+    @property
+    def clean(self) -> bool:
+        errors = self.socket_errors
+        return self.unexpected == 0 and errors["connect"] + errors["read"] + errors["write"] == 0
+
+    def to_json(self) -> dict[str, Any]:
+        data = asdict(self)
+        data["rss_total_kib"] = self.rss_total_kib
+        data["disturbed"] = self.disturbed
+        return data
+
+
+_UNITS = {"us": 0.001, "ms": 1.0, "s": 1000.0, "m": 60_000.0, "h": 3_600_000.0}
+
+
+def _ms(value: str) -> float:
+    match = re.fullmatch(r"([\d.]+)(us|ms|s|m|h)", value)
+    if match is None:
+        raise BenchError(f"cannot read the wrk latency {value!r}")
+    return float(match[1]) * _UNITS[match[2]]
+
+
+def parse_wrk(output: str) -> dict[str, Any]:
+    """Requests/sec, the --latency distribution, socket errors and non-2xx from wrk's text,
+    and the status tally from the BENCH_RESULT line the Lua script's done() prints."""
+    rps = re.search(r"^Requests/sec:\s+([\d.]+)", output, re.M)
+    result = re.search(r"^BENCH_RESULT (\{.*\})$", output, re.M)
+    if rps is None or result is None:
+        raise BenchError(f"unexpected wrk output:\n{output[-3000:]}")
+    latency = {
+        f"p{percent}": _ms(value)
+        for percent, value in re.findall(r"^\s+(50|75|90|99)%\s+(\S+)\s*$", output, re.M)
+    }
+    if set(latency) != {"p50", "p75", "p90", "p99"}:
+        raise BenchError(f"no latency distribution in the wrk output:\n{output[-3000:]}")
+    socket_errors = {"connect": 0, "read": 0, "write": 0, "timeout": 0}
+    if errors := re.search(
+        r"Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)", output
+    ):
+        socket_errors = dict(zip(socket_errors, map(int, errors.groups()), strict=True))
+    non_2xx = re.search(r"Non-2xx or 3xx responses: (\d+)", output)
+    summary = json.loads(result[1])
+    return {
+        "rps": float(rps[1]),
+        "latency_ms": latency,
+        "socket_errors": socket_errors,
+        "wrk_non_2xx": int(non_2xx[1]) if non_2xx else 0,
+        "summary": summary,
+    }
+
+
+def wrk_version() -> str:
+    wrk = shutil.which("wrk")
+    if wrk is None:
+        return "missing"
+    run = subprocess.run([wrk, "-v"], capture_output=True, text=True, timeout=10, check=False)
+    return (run.stdout or run.stderr).splitlines()[0].strip() if run.stdout or run.stderr else "?"
+
+
+def run_wrk(
+    url: str, scenario: str, args: list[str], connections: int, duration: int
+) -> tuple[dict[str, Any], float, float]:
+    """Run wrk once; its parsed output, its wall time and its own CPU time (from wait4)."""
+    wrk = shutil.which("wrk")
+    if wrk is None:
+        raise BenchError("wrk is not installed")
+    command = [wrk, f"-t{min(2, connections)}", f"-c{connections}", f"-d{duration}s"]
+    command += [f"--timeout={WRK_REQUEST_TIMEOUT}s", "--latency", "-s", str(WRK_SCRIPT), url]
+    command += ["--", scenario, *args]
+    with tempfile.TemporaryFile() as out:
+        started = time.monotonic()
+        process = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=out, stderr=out)
+        deadline = started + duration + WRK_GRACE
+        while True:
+            pid, status, usage = os.wait4(process.pid, os.WNOHANG)
+            if pid:
+                break
+            if time.monotonic() > deadline:
+                process.kill()
+                os.wait4(process.pid, 0)
+                process.returncode = -9
+                raise BenchError(f"wrk ran past {duration + WRK_GRACE:.0f} s: {command}")
+            time.sleep(0.05)
+        wall = time.monotonic() - started
+        process.returncode = os.waitstatus_to_exitcode(status)
+        out.seek(0)
+        output = out.read().decode(errors="replace")
+    if process.returncode != 0:
+        raise BenchError(f"wrk exited with {process.returncode}:\n{output[-3000:]}")
+    return parse_wrk(output), wall, usage.ru_utime + usage.ru_stime
+
+
+def measure(
+    server: Server,
+    name: str,
+    what: str,
+    request: str,
+    scenario: str,
+    args: list[str],
+    *,
+    connections: int,
+    duration: int,
+    expected: list[int],
+    with_db: bool,
+) -> Measurement:
+    """One wrk run against ``server``, with the server's CPU and RSS and the machine's load."""
+    idle_wait = server.wait_idle()
+    workers = server.worker_pids()
+    db_pids = postgres_pids() if with_db else []
+    server_cpu, db_cpu, ticks = cpu_seconds(workers), cpu_seconds(db_pids), machine_ticks()
+    parsed, wall, wrk_cpu = run_wrk(server.url, scenario, args, connections, duration)
+    server_cpu = cpu_seconds(workers) - server_cpu
+    db_cpu = cpu_seconds(postgres_pids()) - db_cpu if with_db else 0.0
+    deltas = [after - before for after, before in zip(machine_ticks(), ticks, strict=False)]
+    total = sum(deltas[:8]) or 1
+    busy_cpu = (total - deltas[3] - deltas[4]) / CLOCK_TICKS
+    summary = parsed["summary"]
+    requests = int(summary["requests"])
+    statuses = {str(code): int(count) for code, count in summary["statuses"].items()}
+    unexpected = sum(count for code, count in statuses.items() if int(code) not in expected)
+    non_2xx = sum(count for code, count in statuses.items() if not 200 <= int(code) < 300)
+
+    def per_request(cpu: float) -> float | None:
+        return cpu / requests * 1e6 if requests else None
+
+    result = Measurement(
+        name=name,
+        what=what,
+        request=request,
+        connections=connections,
+        duration_s=summary["duration_us"] / 1e6,
+        requests=requests,
+        rps=parsed["rps"],
+        latency_ms=parsed["latency_ms"],
+        statuses=statuses,
+        expected_statuses=expected,
+        unexpected=unexpected,
+        non_2xx=max(non_2xx, parsed["wrk_non_2xx"]),
+        socket_errors=parsed["socket_errors"],
+        wrk_cpu_s=wrk_cpu,
+        wrk_cores=wrk_cpu / wall,
+        server_cpu_us_per_request=per_request(server_cpu),
+        db_cpu_us_per_request=per_request(db_cpu) if with_db else None,
+        machine_busy=1 - (deltas[3] + deltas[4]) / total,
+        machine_steal=deltas[7] / total,
+        other_cores=max(0.0, busy_cpu - server_cpu - db_cpu - wrk_cpu) / wall,
+        rss_kib=server.rss(),
+        sent={str(kind): int(count) for kind, count in summary["sent"].items()},
+        idle_wait_s=idle_wait,
+    )
+    progress(
+        f"  {name:<22} {result.rps:>9,.0f} req/s  p99 {result.latency_ms['p99']:>8.1f} ms"
+        + (f"  (waited {idle_wait:.1f} s for the server to go idle)" if idle_wait > 1 else "")
+        + ("" if result.clean else f"  UNEXPECTED {statuses} {result.socket_errors}")
+    )
+    return result
+
+
+def progress(message: str) -> None:
+    print(message, file=sys.stderr, flush=True)
+
+
+# -- databases -----------------------------------------------------------------------------
+
+
+def alembic_upgrade(url: str) -> None:
+    alembic = Path(sys.executable).with_name("alembic")
+    command = [str(alembic)] if alembic.exists() else [sys.executable, "-m", "alembic"]
+    run = subprocess.run(
+        [*command, "upgrade", "head"],
+        cwd=ROOT,
+        env={**os.environ, "DATABASE_URL": url},
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    if run.returncode != 0:
+        raise BenchError(f"alembic upgrade head failed on {url}:\n{run.stdout}{run.stderr}")
+
+
+@contextmanager
+def sqlite_database(workdir: Path) -> Iterator[tuple[str, str]]:
+    path = workdir / "bench.db"
+    url = f"sqlite:///{path}"
+    alembic_upgrade(url)
+    yield url, f"SQLite {sqlite3.sqlite_version} (fresh file, WAL)"
+
+
+@contextmanager
+def postgres_database(admin_url: str) -> Iterator[tuple[str, str]]:
+    """A fresh ``bench_<random>`` database beside the admin URL's, dropped at the end."""
+    admin = create_engine(
+        admin_url, isolation_level="AUTOCOMMIT", connect_args={"connect_timeout": 5}
+    )
+    name = f"bench_{secrets.token_hex(6)}"
+    try:
+        with admin.connect() as conn:
+            version = conn.execute(text("SHOW server_version")).scalar_one().split()[0]
+            conn.execute(text(f'CREATE DATABASE "{name}"'))
+    except Exception as error:
+        admin.dispose()
+        raise BenchError(f"PostgreSQL at {admin_url} did not answer: {error}") from error
+    try:
+        url = make_url(admin_url).set(database=name).render_as_string(hide_password=False)
+        alembic_upgrade(url)
+        yield url, f"PostgreSQL {version} (fresh database {name})"
+    finally:
+        with admin.connect() as conn:
+            conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        admin.dispose()
+
+
+# -- prefill -------------------------------------------------------------------------------
+
+
+@dataclass
+class Match:
+    id: str
+    token: str
+
+
+async def _create_matches(
+    client: httpx.AsyncClient, count: int, gate: asyncio.Semaphore
+) -> list[Match]:
+    async def one() -> Match:
+        async with gate:
+            response = await client.post(
+                "/v1/matches", json={"game": "asszorti", "players": PLAYERS}
+            )
+        if response.status_code != 201:
+            raise BenchError(f"createMatch answered {response.status_code}: {response.text[:300]}")
+        body = response.json()
+        return Match(body["id"], body["tokens"]["host"])
+
+    return list(await asyncio.gather(*(one() for _ in range(count))))
+
+
+async def _add_rounds(
+    client: httpx.AsyncClient, plan: list[tuple[Match, int]], gate: asyncio.Semaphore
+) -> None:
+    """Post the rounds; each chunk of one match in order, chunks and matches concurrently."""
+
+    async def chunk(match: Match, count: int, offset: int) -> None:
+        async with gate:
+            for k in range(count):
+                body = {
+                    "type": "asszorti_amounts",
+                    "amounts": ROUND_BODIES[(offset + k) % len(ROUND_BODIES)],
+                }
+                response = await client.post(
+                    f"/v1/matches/{match.id}/rounds",
+                    json=body,
+                    headers={"Authorization": f"Bearer {match.token}"},
+                )
+                if response.status_code != 201:
+                    raise BenchError(
+                        f"POST round answered {response.status_code}: {response.text[:300]}"
+                    )
+
+    tasks = []
+    for match, rounds in plan:
+        for offset in range(0, rounds, PREFILL_CHUNK):
+            tasks.append(chunk(match, min(PREFILL_CHUNK, rounds - offset), offset))
+    await asyncio.gather(*tasks)
+
+
+async def _prefill(url: str, plan: Plan) -> dict[str, list[Match]]:
+    limits = httpx.Limits(max_connections=PREFILL_CONCURRENCY)
+    gate = asyncio.Semaphore(PREFILL_CONCURRENCY)
+    async with httpx.AsyncClient(base_url=url, timeout=60.0, limits=limits) as client:
+        pools = {
+            "main": await _create_matches(client, plan.pool_matches, gate),
+            "short": await _create_matches(client, plan.short_matches, gate),
+            "sheet": await _create_matches(client, plan.long_matches, gate),
+            "long": await _create_matches(client, plan.long_matches, gate),
+        }
+        await _add_rounds(
+            client,
+            [(m, plan.pool_rounds) for m in pools["main"]]
+            + [(m, 1) for m in pools["short"]]
+            + [(m, plan.sheet_rows) for m in pools["sheet"]]
+            + [(m, plan.long_rounds) for m in pools["long"]],
+            gate,
+        )
+        check = pools["long"][0]
+        response = await client.get(
+            f"/v1/matches/{check.id}", headers={"Authorization": f"Bearer {check.token}"}
+        )
+        if response.status_code != 200 or response.json()["round_count"] != plan.long_rounds:
+            raise BenchError(f"a long match did not come out right: {response.text[:300]}")
+    return pools
+
+
+def prefill(url: str, plan: Plan) -> dict[str, list[Match]]:
+    """Create the matches the load is spread over and post their rounds, over HTTP."""
+
+    async def bounded() -> dict[str, list[Match]]:
+        return await asyncio.wait_for(_prefill(url, plan), PREFILL_TIMEOUT)
+
+    return asyncio.run(bounded())
+
+
+def write_pool(path: Path, matches: list[Match], rounds: int) -> Path:
+    """The matches as a Lua table for bench/wrk/scenarios.lua."""
+    lines = ["return {", f"  rounds = {rounds},", "  matches = {"]
+    for match in matches:
+        if not (SAFE_LUA_STRING.fullmatch(match.id) and SAFE_LUA_STRING.fullmatch(match.token)):
+            raise BenchError(f"unexpected characters in a match id or token: {match.id}")
+        lines.append(f'    {{"{match.id}", "{match.token}"}},')
+    lines += ["  },", "}", ""]
+    path.write_text("\n".join(lines))
+    return path
+
+
+# -- one database --------------------------------------------------------------------------
+
+
+def app_fingerprint() -> str:
+    """A hash of app/ as it is now: the app may change between runs (or sections)."""
+    digest = hashlib.sha256()
+    for path in sorted((ROOT / "app").rglob("*.py")):
+        digest.update(str(path.relative_to(ROOT)).encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()[:12]
+
+
+def server_env(database_url: str) -> dict[str, str]:
+    return {
+        **os.environ,
+        "DATABASE_URL": database_url,
+        "LOG_LEVEL": "warning",
+        "RATE_LIMIT_MATCHES_PER_MINUTE": "0",
+        "PYTHONUNBUFFERED": "1",
+    }
+
+
+class Section:
+    """The measurements of one database, and the verdicts on them."""
+
+    def __init__(self, kind: str, title: str, plan: Plan, workdir: Path, env: dict[str, str]):
+        self.kind, self.title, self.plan, self.workdir, self.env = kind, title, plan, workdir, env
+        self.baseline: Measurement | None = None
+        self.endpoints: dict[str, Measurement] = {}
+        self.mix_runs: list[Measurement] = []
+        self.flat: dict[str, Measurement] = {}
+        self.flat_checks: list[dict[str, Any]] = []
+        self.scale: dict[str, Any] | None = None
+        self.targets: list[dict[str, Any]] = []
+        self.pools: dict[str, Path] = {}
+        self.final_rss: dict[str, int] = {}
+        self.app_fingerprint = app_fingerprint()  # the code the servers of this section load
+
+    def endpoint_rows(self) -> list[Measurement]:
+        """The per-endpoint measurements in the order the table shows them, every mix run."""
+        order = ("create_match", "post_round", "get_match", "get_sheet", "put_round")
+        return [self.endpoints[name] for name in order if name in self.endpoints] + self.mix_runs
+
+    def all_measurements(self) -> list[Measurement]:
+        measured = [*self.endpoint_rows(), *self.flat.values()]
+        if self.scale:
+            measured += list(self.scale["measurements"].values())
+        return measured
+
+    def server(self, app: str, workers: int, probe: str) -> Server:
+        log = self.workdir / f"{self.kind}-{app.split(':')[0]}-w{workers}.log"
+        return Server(app, workers, self.env, log, probe)
+
+    def baseline_run(self, workers: int) -> Measurement:
+        with self.server("bench.bare_app:app", workers, "/bare") as bare:
+            run_wrk(bare.url, "bare", [], self.plan.connections, self.plan.warmup)  # warm-up
+            return self.measure(
+                bare,
+                "bare",
+                f"bare GET /bare, {workers} worker{'s' if workers > 1 else ''}",
+                "GET /bare",
+                "bare",
+                [],
+                [200],
+            )
+
+    def measure(
+        self,
+        server: Server,
+        name: str,
+        what: str,
+        request: str,
+        scenario: str,
+        args: list[str],
+        expected: list[int],
+        *,
+        connections: int | None = None,
+        duration: int | None = None,
+    ) -> Measurement:
+        return measure(
+            server,
+            name,
+            what,
+            request,
+            scenario,
+            args,
+            connections=connections or self.plan.connections,
+            duration=duration or self.plan.duration,
+            expected=expected,
+            with_db=self.kind == "postgresql",
+        )
+
+
+def run_section(section: Section) -> None:
+    """Baseline, then every endpoint, the mix, and the flat-cost runs, on one database."""
+    plan = section.plan
+    progress(f"{section.kind}: baseline, {plan.workers} worker(s)")
+    section.baseline = section.baseline_run(plan.workers)
+    with section.server("app.main:app", plan.workers, "/healthz") as server:
+        progress(f"{section.kind}: prefilling matches over HTTP")
+        started = time.monotonic()
+        pools = prefill(server.url, plan)
+        progress(f"  prefill took {time.monotonic() - started:.1f} s")
+        k, long_k = plan.pool_rounds, plan.long_rounds
+        files = section.pools = {
+            "main": write_pool(section.workdir / "main.lua", pools["main"], k),
+            "short": write_pool(section.workdir / "short.lua", pools["short"], 1),
+            "sheet": write_pool(section.workdir / "sheet.lua", pools["sheet"], plan.sheet_rows),
+            "long": write_pool(section.workdir / "long.lua", pools["long"], long_k),
+        }
+        main = str(files["main"])
+        run_wrk(server.url, "get_match", [main], plan.connections, plan.warmup)  # warm-up
+        measure_ = section.measure
+        progress(f"{section.kind}: endpoints, {plan.connections} connections")
+        n = plan.pool_matches
+        endpoints = section.endpoints
+        endpoints["get_match"] = measure_(
+            server,
+            "get_match",
+            f"GET match ({n} x {k} rounds)",
+            "GET /v1/matches/{id}",
+            "get_match",
+            [main],
+            [200],
+        )
+        endpoints["get_sheet"] = measure_(
+            server,
+            "get_sheet",
+            f"GET sheet ({k} rows)",
+            "GET /v1/matches/{id}/sheet",
+            "get_sheet",
+            [main],
+            [200],
+        )
+        endpoints["put_round"] = measure_(
+            server,
+            "put_round",
+            f"PUT round {k} (last) correction",
+            f"PUT /v1/matches/{{id}}/rounds/{k}",
+            "put_round",
+            [main, str(k)],
+            [200],
+        )
+        endpoints["post_round"] = measure_(
+            server,
+            "post_round",
+            f"POST round ({n} matches)",
+            "POST /v1/matches/{id}/rounds",
+            "post_round",
+            [main],
+            [201],
+        )
+        for run in range(1, plan.mix_runs + 1):
+            section.mix_runs.append(
+                measure_(
+                    server,
+                    f"mix_{run}",
+                    f"mix, run {run}/{plan.mix_runs}",
+                    MIX_DESCRIPTION,
+                    "mix",
+                    [main, str(k)],
+                    [200, 201],
+                )
+            )
+        endpoints["mix"] = section.mix_runs[0]
+        endpoints["create_match"] = measure_(
+            server,
+            "create_match",
+            "create match",
+            "POST /v1/matches",
+            "create_match",
+            [],
+            [201],
+        )
+        run_flat(section, server)
+
+
+@dataclass(frozen=True)
+class Side:
+    """One side of a flat-cost comparison: what to measure."""
+
+    name: str
+    what: str
+    request: str
+    scenario: str
+    args: list[str]
+    status: int
+    connections: int | None = None  # None: the plan's
+
+
+def run_flat(section: Section, server: Server) -> None:
+    """The cost of each operation on a short and on a long match.
+
+    Each comparison warms both sides for a second, then runs A, B, B, A at half the
+    duration, and each side's req/s is its two runs together: the server's cost per
+    request drifts by tens of percent over a minute on its own, and this order cancels a
+    steady drift instead of charging it to whichever side came second.
+    """
+    plan, files = section.plan, section.pools
+    long_k, rows, few = plan.long_rounds, plan.sheet_rows, plan.correction_connections
+    short, sheet, long_, main = (str(files[k]) for k in ("short", "sheet", "long", "main"))
+    match, sheet_path = "GET /v1/matches/{id}", "GET /v1/matches/{id}/sheet"
+    post = "POST /v1/matches/{id}/rounds"
+    progress(f"{section.kind}: flat cost, 1 / {rows} / {long_k} rounds, each pair A B B A")
+    pairs = [
+        (
+            Side("get_match_short", "GET match, 1 round", match, "get_match", [short], 200),
+            Side("get_match_long", f"GET match, {long_k} rounds", match, "get_match", [long_], 200),
+        ),
+        (
+            Side(
+                "get_sheet_short", f"GET sheet, {rows} rows", sheet_path, "get_sheet", [sheet], 200
+            ),
+            Side(
+                "get_sheet_long", f"GET sheet, {long_k} rows", sheet_path, "get_sheet", [long_], 200
+            ),
+        ),
+        (
+            Side(
+                "post_round_few", f"POST round, {few} conns", post, "post_round", [main], 201, few
+            ),
+            Side(
+                "correction_long",
+                f"PUT round 1 of {long_k}, {few} conns",
+                "PUT /v1/matches/{id}/rounds/1",
+                "put_round",
+                [long_, "1"],
+                200,
+                few,
+            ),
+        ),
+        (
+            Side(
+                "post_round_short", "POST round, 1-round matches", post, "post_round", [short], 201
+            ),
+            Side(
+                "post_round_long",
+                f"POST round, {long_k}-round matches",
+                post,
+                "post_round",
+                [long_],
+                201,
+            ),
+        ),
+    ]
+    half = max(1, plan.duration // 2)
+    for first, second in pairs:
+        for side in (first, second) if not plan.quick else ():  # the first writes cost more
+            server.wait_idle()
+            connections = side.connections or plan.connections
+            run_wrk(server.url, side.scenario, side.args, connections, plan.warmup)
+        for side, run in ((first, 1), (second, 1), (second, 2), (first, 2)):
+            name = f"{side.name}_{run}"
+            section.flat[name] = section.measure(
+                server,
+                name,
+                f"{side.what} ({run})",
+                side.request,
+                side.scenario,
+                side.args,
+                [side.status],
+                connections=side.connections,
+                duration=half,
+            )
+    section.final_rss = server.rss()
+
+
+def run_scale(section: Section, other_workers: int) -> None:
+    """PostgreSQL: POST round (and the mix, for errors) with the other worker count."""
+    plan = section.plan
+    progress(f"{section.kind}: scaling, {other_workers} worker(s)")
+    baseline = section.baseline_run(other_workers)
+    main = str(section.pools["main"])
+    with section.server("app.main:app", other_workers, "/healthz") as server:
+        run_wrk(server.url, "get_match", [main], plan.connections, plan.warmup)  # warm-up
+        post = section.measure(
+            server,
+            f"post_round_w{other_workers}",
+            f"POST round, {other_workers} worker(s)",
+            "POST /v1/matches/{id}/rounds",
+            "post_round",
+            [main],
+            [201],
+        )
+        mix = section.measure(
+            server,
+            f"mix_w{other_workers}",
+            f"mix, {other_workers} worker(s)",
+            MIX_DESCRIPTION,
+            "mix",
+            [main, str(plan.pool_rounds)],
+            [200, 201],
+        )
+    for each in (baseline, post, mix):
+        each.ratio_to_bare = _ratio(each.rps, baseline.rps)
+    assert section.baseline is not None
+    by_workers = {
+        plan.workers: (section.endpoints["post_round"], section.baseline),
+        other_workers: (post, baseline),
+    }
+    low, high = min(by_workers), max(by_workers)
+    (one, bare_one), (two, bare_two) = by_workers[low], by_workers[high]
+    section.scale = {
+        "workers": [low, high],
+        "post_round_ratio": _ratio(two.rps, one.rps),
+        "bare_ratio": _ratio(bare_two.rps, bare_one.rps),
+        "measurements": {"bare": baseline, "post_round": post, "mix": mix},
+    }
+
+
+# -- verdicts ------------------------------------------------------------------------------
+
+
+def _ratio(a: float | None, b: float | None) -> float | None:
+    return a / b if a is not None and b else None
+
+
+def _within(ratio: float | None) -> bool:
+    return ratio is not None and FLAT_LOW <= ratio <= FLAT_HIGH
+
+
+def judge(section: Section) -> None:
+    """Ratios to the baseline, the flat-cost checks and every target, PASS or MISS."""
+    plan, bare = section.plan, section.baseline
+    assert bare is not None
+    for each in [bare, *section.endpoint_rows(), *section.flat.values()]:
+        each.ratio_to_bare = _ratio(each.rps, bare.rps)
+    targets = section.targets
+
+    def target(
+        name: str,
+        value: float | None,
+        goal: str,
+        ok: bool | None,
+        unit: str = "",
+        *,
+        basis: list[Measurement],
+    ) -> None:
+        """A target; ``basis``: the measurements its value comes from."""
+        disturbed = any(m.disturbed for m in basis)
+        targets.append(
+            {"name": name, "value": value, "target": goal, "pass": ok, "unit": unit}
+            | {"disturbed": disturbed}
+        )
+
+    endpoints = section.endpoints
+    comparable = plan.workers == 1 and plan.connections == 32
+    if section.kind == "sqlite":
+        note = "" if comparable else " (set for 1 worker, 32 connections)"
+        post, get = endpoints["post_round"].ratio_to_bare, endpoints["get_match"].ratio_to_bare
+        target(
+            "POST round / bare" + note,
+            post,
+            f">= {TARGET_POST_ROUND:.2f}",
+            post is not None and post >= TARGET_POST_ROUND,
+            basis=[bare, endpoints["post_round"]],
+        )
+        target(
+            "GET match / bare" + note,
+            get,
+            f">= {TARGET_GET_MATCH:.2f}",
+            get is not None and get >= TARGET_GET_MATCH,
+            basis=[bare, endpoints["get_match"]],
+        )
+        for name, each in endpoints.items():
+            p99 = each.latency_ms["p99"]
+            goal = f"< {TARGET_P99_MS:.0f} ms"
+            target(f"p99 {name}" + note, p99, goal, p99 < TARGET_P99_MS, "ms", basis=[each])
+    flat, long_k = section.flat, plan.long_rounds
+
+    def both(name: str) -> tuple[float, list[Measurement]]:
+        """A flat-cost side: req/s over its two runs together, and the runs."""
+        runs = [flat[f"{name}_1"], flat[f"{name}_2"]]
+        seconds = sum(run.duration_s for run in runs)
+        return (sum(run.requests for run in runs) / seconds if seconds else 0.0), runs
+
+    for op, short_matches in (("post_round", plan.short_matches), ("get_match", None)):
+        (short, short_runs), (long_, long_runs) = both(f"{op}_short"), both(f"{op}_long")
+        r = _ratio(long_, short)
+        if short_matches is None:
+            lengths = f"{long_k} vs 1 round"
+        else:  # the matches grow while they are written to: say by how much
+            grown_short = 1 + sum(run.requests for run in short_runs) // short_matches
+            grown_long = long_k + sum(run.requests for run in long_runs) // plan.long_matches
+            lengths = f"{long_k}→{grown_long} vs 1→{grown_short} rounds"
+        label = f"{op} req/s, {lengths}"
+        section.flat_checks.append(
+            {"name": label, "short": short, "long": long_, "unit": "req/s", "ratio": r}
+        )
+        goal = f"{FLAT_LOW:.2f}-{FLAT_HIGH:.2f}"
+        target(f"flat: {label}", r, goal, _within(r), basis=short_runs + long_runs)
+    (s_short, s_short_runs), (s_long, s_long_runs) = both("get_sheet_short"), both("get_sheet_long")
+    per_row_short = 1e6 / s_short / plan.sheet_rows if s_short else None
+    per_row_long = 1e6 / s_long / long_k if s_long else None
+    sheet_ratio = _ratio(per_row_long, per_row_short)
+    sheet_label = f"GET sheet time per row, {long_k} vs {plan.sheet_rows} rows"
+    section.flat_checks.append(
+        {
+            "name": sheet_label,
+            "short": per_row_short,
+            "long": per_row_long,
+            "unit": "µs/row",
+            "ratio": sheet_ratio,
+        }
+    )
+    target(
+        f"flat: {sheet_label}",
+        sheet_ratio,
+        f"<= {TARGET_SHEET_PER_ROW:.2f} (no worse than linear)",
+        sheet_ratio is not None and sheet_ratio <= TARGET_SHEET_PER_ROW,
+        basis=s_short_runs + s_long_runs,
+    )
+    (plain, plain_runs), (corr, corr_runs) = both("post_round_few"), both("correction_long")
+    correction = _ratio(plain, corr)  # time per correction over time per POST round
+    section.flat_checks.append(
+        {
+            "name": f"correction of round 1 of {long_k} vs POST round, time per request",
+            "short": 1e3 / plain if plain else None,
+            "long": 1e3 / corr if corr else None,
+            "unit": "ms/req",
+            "ratio": correction,
+            "connections": plan.correction_connections,
+            # the worse of the two runs
+            "p50_ms": {
+                "post_round": max(run.latency_ms["p50"] for run in plain_runs),
+                "correction": max(run.latency_ms["p50"] for run in corr_runs),
+            },
+            "p99_ms": {
+                "post_round": max(run.latency_ms["p99"] for run in plain_runs),
+                "correction": max(run.latency_ms["p99"] for run in corr_runs),
+            },
+        }
+    )
+    target(
+        f"flat: correction of round 1 of {long_k} / POST round",
+        correction,
+        f"< {TARGET_CORRECTION:.0f}x",
+        correction is not None and correction < TARGET_CORRECTION,
+        "x",
+        basis=plain_runs + corr_runs,
+    )
+    rss = [run.rss_total_kib for run in section.mix_runs]
+    growth = (rss[2] - rss[1]) / rss[1] if len(rss) >= 3 and rss[1] else None
+    target(
+        "memory: RSS growth, mix run 2 → 3",
+        growth,
+        f"<= {TARGET_LEAK:.0%}",
+        growth is not None and growth <= TARGET_LEAK,
+        "%",
+        basis=[],  # memory does not depend on the CPU left over
+    )
+    if section.scale is not None:
+        scale = section.scale
+        low, high = scale["workers"]
+        ratio = scale["post_round_ratio"]
+        target(
+            f"PostgreSQL POST round req/s, {high} workers / {low}",
+            ratio,
+            f">= {TARGET_SCALE:.2f} (bare scales {_num(scale['bare_ratio'], 2)} here)",
+            ratio is not None and ratio >= TARGET_SCALE,
+            basis=[
+                section.endpoints["post_round"],
+                scale["measurements"]["post_round"],
+                bare,
+                scale["measurements"]["bare"],
+            ],
+        )
+        with_two = (
+            list(scale["measurements"].values())
+            if high != plan.workers
+            else [*section.endpoint_rows(), *section.flat.values()]
+        )
+        clean = all(m.clean for m in with_two)
+        target(f"PostgreSQL, {high} workers: no errors", None, "0 unexpected", clean, basis=[])
+    unclean = [m.name for m in [bare, *section.all_measurements()] if not m.clean]
+    target(
+        "every response as expected, no socket errors",
+        float(len(unclean)),
+        "0 measurements with errors",
+        not unclean,
+        basis=[],
+    )
+
+
+# -- output --------------------------------------------------------------------------------
+
+
+def _num(value: float | None, digits: int = 0) -> str:
+    return "-" if value is None else f"{value:,.{digits}f}"
+
+
+def _ms_text(value: float) -> str:
+    return f"{value:.2f}" if value < 10 else f"{value:.1f}" if value < 100 else f"{value:,.0f}"
+
+
+def _rss_text(rss: dict[str, int]) -> str:
+    total = sum(rss.values()) / 1024
+    if len(rss) <= 1:
+        return f"{total:.1f}"
+    return f"{total:.1f} (" + "+".join(f"{v / 1024:.0f}" for v in rss.values()) + ")"
+
+
+def table_rows(measurements: list[Measurement], with_db: bool) -> list[str]:
+    header = (
+        f"{'what':<34}{'conns':>6}{'req/s':>9}{'x bare':>8}{'p50 ms':>8}{'p99 ms':>8}"
+        f"{'non-2xx':>8}{'sock err':>9}{'app µs/req':>11}"
+        + (f"{'db µs/req':>10}" if with_db else "")
+        + f"{'wrk cpu':>8}{'other':>7}  RSS MiB (per worker)"
+    )
+    lines = [header, "-" * len(header)]
+    for m in measurements:
+        errors = sum(m.socket_errors.values())
+        flag = ("" if m.clean else "  <- UNEXPECTED") + ("  <- disturbed" if m.disturbed else "")
+        lines.append(
+            f"{m.what:<34}{m.connections:>6}{_num(m.rps):>9}{_num(m.ratio_to_bare, 2):>8}"
+            f"{_ms_text(m.latency_ms['p50']):>8}{_ms_text(m.latency_ms['p99']):>8}"
+            f"{m.non_2xx:>8}{errors:>9}{_num(m.server_cpu_us_per_request):>11}"
+            + (f"{_num(m.db_cpu_us_per_request):>10}" if with_db else "")
+            + f"{m.wrk_cores:>7.0%}{m.other_cores:>7.0%}  {_rss_text(m.rss_kib)}{flag}"
+        )
+    return lines
+
+
+def report(section: Section) -> str:
+    plan, bare = section.plan, section.baseline
+    assert bare is not None
+    with_db = section.kind == "postgresql"
+    workers = f"{plan.workers} worker{'s' if plan.workers > 1 else ''}"
+    out = [
+        "",
+        f"=== {section.title} · {workers} · {plan.connections} connections · "
+        f"{plan.duration} s per measurement · app/ {section.app_fingerprint} ===",
+        f"baseline: bare FastAPI GET /bare = {bare.rps:,.0f} req/s "
+        f"(p50 {_ms_text(bare.latency_ms['p50'])} ms, p99 {_ms_text(bare.latency_ms['p99'])} ms, "
+        f"app {_num(bare.server_cpu_us_per_request)} µs/req, wrk {bare.wrk_cores:.0%} of a core); "
+        "'x bare' divides by it",
+        "",
+        "Endpoints, each on its own; the mix three times "
+        f"({MIX_DESCRIPTION}), all spread over {plan.pool_matches} matches "
+        f"that start at {plan.pool_rounds} rounds:",
+        *table_rows([bare, *section.endpoint_rows()], with_db),
+        "",
+        "Flat cost with match length: each pair measured A B B A, "
+        f"{max(1, plan.duration // 2)} s each; a side's req/s is its two runs together:",
+        *table_rows(list(section.flat.values()), with_db),
+        "",
+        f"{'check':<62}{'short':>12}{'long':>12}{'ratio':>9}",
+    ]
+    for check in section.flat_checks:
+        unit = check["unit"]
+        out.append(
+            f"{check['name']:<62}{_num(check['short'], 1):>12}{_num(check['long'], 1):>12}"
+            f"{_num(check['ratio'], 2):>9}  ({unit})"
+        )
+    correction = section.flat_checks[-1]
+    out.append(
+        f"  correction latency (the worse of its two runs): "
+        f"p50 {_ms_text(correction['p50_ms']['correction'])} ms, "
+        f"p99 {_ms_text(correction['p99_ms']['correction'])} ms "
+        f"(POST round at the same connections: p50 "
+        f"{_ms_text(correction['p50_ms']['post_round'])} ms, "
+        f"p99 {_ms_text(correction['p99_ms']['post_round'])} ms)"
+    )
+    if section.scale is not None:
+        scale = section.scale
+        low, high = scale["workers"]
+        out += [
+            "",
+            f"Scaling from {low} to {high} workers (a fresh server with "
+            f"{next(w for w in (low, high) if w != plan.workers)} worker(s), same database):",
+            *table_rows(list(scale["measurements"].values()), with_db),
+            f"POST round {high} workers / {low}: {_num(scale['post_round_ratio'], 2)} "
+            f"(bare: {_num(scale['bare_ratio'], 2)}; wrk and PostgreSQL share the same "
+            f"{CPUS} cores)",
+        ]
+    rss = [run.rss_total_kib / 1024 for run in section.mix_runs]
+    out += [
+        "",
+        "Memory: RSS per worker after the run: "
+        + ", ".join(f"pid {pid} {kib / 1024:.1f} MiB" for pid, kib in section.final_rss.items()),
+        "  after each mix run (all workers): " + " → ".join(f"{v:.1f}" for v in rss) + " MiB",
+    ]
+    measured = [bare, *section.all_measurements()]
+    if disturbed := [m for m in measured if m.disturbed]:
+        out += [
+            "",
+            f"WARNING: {len(disturbed)} of {len(measured)} measurements ran while other "
+            f"processes used more than {DISTURBED:.0%} of a core (the 'other' column): their "
+            "req/s and ratios are unreliable. Rerun on a quiet machine.",
+        ]
+    out += ["", "Targets:"]
+    for t in section.targets:
+        verdict = "PASS" if t["pass"] else "MISS"
+        value = t["value"]
+        shown = (
+            "-"
+            if value is None
+            else f"{value:+.1%}"
+            if t["unit"] == "%"
+            else f"{value:.1f} ms"
+            if t["unit"] == "ms"
+            else f"{value:.1f}x"
+            if t["unit"] == "x"
+            else f"{value:.2f}"
+        )
+        mark = "   (disturbed: other load)" if t["disturbed"] else ""
+        out.append(f"  [{verdict}] {t['name']:<62} {shown:>10}   target {t['target']}{mark}")
+    return "\n".join(out)
+
+
+def section_json(section: Section) -> dict[str, Any]:
+    plan = section.plan
+    scale = None
+    if section.scale is not None:
+        scale = {
+            **{k: v for k, v in section.scale.items() if k != "measurements"},
+            "measurements": {k: m.to_json() for k, m in section.scale["measurements"].items()},
+        }
+    assert section.baseline is not None
+    return {
+        "title": section.title,
+        "app_fingerprint": section.app_fingerprint,
+        "workers": plan.workers,
+        "connections": plan.connections,
+        "duration_s": plan.duration,
+        "baseline": section.baseline.to_json(),
+        "endpoints": {name: m.to_json() for name, m in section.endpoints.items()},
+        "mix": {"description": MIX_DESCRIPTION, "runs": [m.to_json() for m in section.mix_runs]},
+        "flat": {
+            "measurements": {name: m.to_json() for name, m in section.flat.items()},
+            "checks": section.flat_checks,
+        },
+        "memory": {
+            "rss_kib_after_run": section.final_rss,
+            "rss_kib_after_mix_runs": [m.rss_total_kib for m in section.mix_runs],
+        },
+        "scale": scale,
+        "targets": section.targets,
+    }
+
+
+def environment(plan: Plan) -> dict[str, Any]:
+    def version(package: str) -> str:
+        try:
+            return importlib.metadata.version(package)
+        except importlib.metadata.PackageNotFoundError:
+            return "missing"
+
+    def git(*args: str) -> str:
+        with suppress(OSError, subprocess.SubprocessError):
+            run = subprocess.run(
+                ["git", *args], cwd=ROOT, capture_output=True, text=True, timeout=10, check=False
+            )
+            return run.stdout.strip()
+        return ""
+
+    return {
+        "cpus": CPUS,
+        "kernel": platform.release(),
+        "python": platform.python_version(),
+        "packages": {
+            p: version(p) for p in ("uvicorn", "uvloop", "httptools", "fastapi", "sqlalchemy")
+        },
+        "wrk": wrk_version(),
+        "git_commit": git("rev-parse", "HEAD"),
+        "git_dirty_paths": len(git("status", "--porcelain").splitlines()),
+        "plan": {k: str(v) if isinstance(v, Path) else v for k, v in asdict(plan).items()},
+    }
+
+
+# -- main ----------------------------------------------------------------------------------
+
+
+def run(plan: Plan) -> int:
+    if shutil.which("wrk") is None:
+        progress(
+            "wrk is not installed. On Debian/Ubuntu: apt-get install -y wrk "
+            "(make bench does it when run as root)."
+        )
+        return 2
+    started = datetime.now(UTC)
+    sections: list[Section] = []
+    failures: dict[str, str] = {}
+    with tempfile.TemporaryDirectory(prefix="squarescores-bench-") as tmp:
+        for kind in plan.databases:
+            workdir = Path(tmp) / kind
+            workdir.mkdir()
+            try:
+                sections.append(run_database(kind, plan, workdir))
+            except BenchError as error:  # the other database may still run
+                failures[kind] = str(error)
+                progress(f"{kind}: bench failed: {error}")
+            else:
+                print(report(sections[-1]), flush=True)
+    results = {
+        "started_at": started.isoformat(),
+        "finished_at": datetime.now(UTC).isoformat(),
+        "environment": environment(plan),
+        "databases": {section.kind: section_json(section) for section in sections},
+        "failures": failures,
+    }
+    plan.output.parent.mkdir(parents=True, exist_ok=True)
+    plan.output.write_text(json.dumps(results, indent=2, ensure_ascii=False) + "\n")
+    print(f"\nresults: {plan.output}")
+    if failures:
+        print(f"FAILED to measure: {', '.join(failures)} (see above)")
+        return 2
+    unclean = [
+        f"{section.kind}:{m.name}"
+        for section in sections
+        for m in [section.baseline, *section.all_measurements()]
+        if m is not None and not m.clean
+    ]
+    if unclean:
+        print(f"UNEXPECTED statuses or socket errors in: {', '.join(unclean)}")
+        return 1
+    return 0
+
+
+def run_database(kind: str, plan: Plan, workdir: Path) -> Section:
+    """Every measurement on one fresh database, judged; the database is gone afterwards."""
+    database = (
+        sqlite_database(workdir) if kind == "sqlite" else postgres_database(plan.postgres_url)
+    )
+    with database as (url, title):
+        section = Section(kind, title, plan, workdir, server_env(url))
+        run_section(section)
+        if kind == "postgresql":
+            run_scale(section, 2 if plan.workers == 1 else 1)
+    judge(section)
+    return section
+
+
+def main(argv: list[str] | None = None) -> int:
+    plan = parse_args(argv)
+    try:
+        return run(plan)
+    except BenchError as error:
+        progress(f"bench failed: {error}")
+        return 2
+    except KeyboardInterrupt:
+        progress("interrupted")
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

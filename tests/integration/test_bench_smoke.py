@@ -1,0 +1,60 @@
+"""``scripts/bench.py --quick`` runs end to end: real servers, wrk, every endpoint measured.
+
+A smoke test of the benchmark harness, not of speed: it asserts that the run exits 0
+(every request got the status it should) and that the JSON has a positive req/s for
+every endpoint. No speed target is checked here; docs/performance.md says how to read them.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import ROOT
+
+ENDPOINTS = ("create_match", "post_round", "get_match", "get_sheet", "put_round", "mix")
+TIMEOUT = 85  # seconds for the whole quick run; it takes about 30
+
+
+def test_quick_bench_measures_every_endpoint(tmp_path: Path) -> None:
+    if shutil.which("wrk") is None:
+        message = "wrk is not installed (apt-get install -y wrk, or make bench as root)"
+        if os.environ.get("CI"):
+            pytest.fail(f"{message}: required under CI")
+        pytest.skip(message)
+    output = tmp_path / "bench.json"
+    run = subprocess.run(
+        [
+            sys.executable,
+            str(ROOT / "scripts" / "bench.py"),
+            "--quick",
+            "--db",
+            "sqlite",
+            "--duration",
+            "1",
+            "--output",
+            str(output),
+        ],
+        cwd=ROOT,
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=TIMEOUT,
+        check=False,
+    )
+    assert run.returncode == 0, f"exit {run.returncode}\n{run.stdout[-6000:]}\n{run.stderr[-6000:]}"
+    results = json.loads(output.read_text())
+    sqlite = results["databases"]["sqlite"]
+    assert sqlite["baseline"]["rps"] > 0
+    for name in ENDPOINTS:
+        measured = sqlite["endpoints"][name]
+        assert measured["rps"] > 0, name
+        assert measured["unexpected"] == 0, (name, measured["statuses"])
+    assert len(sqlite["mix"]["runs"]) == 3
+    assert all(run["rss_total_kib"] > 0 for run in sqlite["mix"]["runs"])
