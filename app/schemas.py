@@ -326,42 +326,39 @@ class RoundResult(Read):
     breakdown: Breakdown
 
 
+_ROUND_EXAMPLE: dict[str, Any] = {
+    "number": 1,
+    "type": "asszorti_hand",
+    "input": {
+        "type": "asszorti_hand",
+        "declarer": 1,
+        "contract": "1",
+        "trumps": "diamonds",
+        "tricks": [2, 7, 2],
+        "kontra": "none",
+        "arrivazs": None,
+    },
+    "dealer": 0,
+    "result": {
+        "net": [-9, 18, -9],
+        "cells": [0, 18, 0],
+        "totals": [0, 18, 0],
+        "owed": [9, 0, 9],
+        "breakdown": {
+            "basic_game": 9,
+            "arrivazs": 0,
+            "declarer_won": True,
+            "manual": False,
+        },
+    },
+    "entered_by": "seat:1",
+    "created_at": "2026-11-29T20:15:00Z",
+    "updated_at": "2026-11-29T20:15:00Z",
+}
+
+
 class RoundRead(Read):
-    model_config = ConfigDict(
-        json_schema_extra={
-            "examples": [
-                {
-                    "number": 1,
-                    "type": "asszorti_hand",
-                    "input": {
-                        "type": "asszorti_hand",
-                        "declarer": 1,
-                        "contract": "1",
-                        "trumps": "diamonds",
-                        "tricks": [2, 7, 2],
-                        "kontra": "none",
-                        "arrivazs": None,
-                    },
-                    "dealer": 0,
-                    "result": {
-                        "net": [-9, 18, -9],
-                        "cells": [0, 18, 0],
-                        "totals": [0, 18, 0],
-                        "owed": [9, 0, 9],
-                        "breakdown": {
-                            "basic_game": 9,
-                            "arrivazs": 0,
-                            "declarer_won": True,
-                            "manual": False,
-                        },
-                    },
-                    "entered_by": "seat:1",
-                    "created_at": "2026-11-29T20:15:00Z",
-                    "updated_at": "2026-11-29T20:15:00Z",
-                }
-            ]
-        }
-    )
+    model_config = ConfigDict(json_schema_extra={"examples": [_ROUND_EXAMPLE]})
     number: int
     type: RoundType
     input: RoundBody
@@ -423,45 +420,7 @@ class RoundHistory(Read):
 
 
 class RoundList(Read):
-    model_config = ConfigDict(
-        json_schema_extra={
-            "examples": [
-                {
-                    "items": [
-                        {
-                            "number": 1,
-                            "type": "asszorti_hand",
-                            "input": {
-                                "type": "asszorti_hand",
-                                "declarer": 1,
-                                "contract": "1",
-                                "trumps": "diamonds",
-                                "tricks": [2, 7, 2],
-                                "kontra": "none",
-                                "arrivazs": None,
-                            },
-                            "dealer": 0,
-                            "result": {
-                                "net": [-9, 18, -9],
-                                "cells": [0, 18, 0],
-                                "totals": [0, 18, 0],
-                                "owed": [9, 0, 9],
-                                "breakdown": {
-                                    "basic_game": 9,
-                                    "arrivazs": 0,
-                                    "declarer_won": True,
-                                    "manual": False,
-                                },
-                            },
-                            "entered_by": "seat:1",
-                            "created_at": "2026-11-29T20:15:00Z",
-                            "updated_at": "2026-11-29T20:15:00Z",
-                        }
-                    ]
-                }
-            ]
-        }
-    )
+    model_config = ConfigDict(json_schema_extra={"examples": [{"items": [_ROUND_EXAMPLE]}]})
     items: list[RoundRead]
 
 

@@ -1,10 +1,9 @@
 """The games on offer, and scoring one hand without a match."""
 
-from app.errors import FieldError, InvalidInput
 from app.games import GAMES
-from app.games.base import GameRuleError, RoundInput
-from app.schemas import ROUND_GAME, GameList, GameRead, ScoreRead
-from app.services.matches import rule_error
+from app.games.base import RoundInput
+from app.schemas import GameList, GameRead, ScoreRead
+from app.services.scoring import score_round
 
 
 def list_games() -> GameList:
@@ -26,13 +25,7 @@ def list_games() -> GameList:
 def score_one(game_name: str, body: RoundInput) -> ScoreRead:
     """Score one round with the game's default settings, as a preview."""
     game = GAMES[game_name]
-    if ROUND_GAME[body.type] != game.name:
-        message = f"{body.type} is not a round type of {game.title}"
-        raise InvalidInput(message, errors=[FieldError(("body", "type"), message)])
-    try:
-        score = game.score(body, game.settings_model())
-    except GameRuleError as error:
-        raise rule_error(error) from None
+    score = score_round(game, body, game.settings_model())
     return ScoreRead(
         net=list(score.net) if score.net is not None else None,
         cells=None if score.net is not None else list(score.points),

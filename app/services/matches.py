@@ -17,6 +17,7 @@ from app.schemas import MatchCreated, MatchRead, MatchStatus, MatchUpdate, Token
 from app.services import ratelimit
 from app.services.auth import found, new_credentials
 from app.services.ratelimit import RateLimit
+from app.services.scoring import rule_error
 from app.services.state import (
     MatchState,
     add_match,
@@ -36,13 +37,6 @@ from app.services.writes import (
     lock_match,
     run_write,
 )
-
-
-def rule_error(error: GameRuleError, *prefix: str | int) -> InvalidInput:
-    """A game's rule error as a 422 naming the field."""
-    return InvalidInput(
-        error.message, errors=[FieldError(("body", *prefix, *error.loc), error.message)]
-    )
 
 
 def _match_written(match: MatchRead) -> Written:

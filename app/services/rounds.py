@@ -19,21 +19,18 @@ from app.db import repository
 from app.db.engine import Database
 from app.errors import (
     CorrectionConflict,
-    FieldError,
-    InvalidInput,
     MatchDecided,
     NotLastRound,
     RoundNotFound,
 )
-from app.games.base import GameRuleError, RoundInput, Score, SheetState
+from app.games.base import RoundInput, SheetState
 from app.schemas import (
-    ROUND_GAME,
     MatchStatus,
     RoundHistory,
     RoundRevisionRead,
 )
 from app.services.auth import found
-from app.services.matches import rule_error
+from app.services.scoring import score_round
 from app.services.state import (
     MatchState,
     fold,
@@ -47,16 +44,6 @@ from app.services.state import (
     winner_of,
 )
 from app.services.writes import WriteRequest, Written, check_writable, etag, lock_match, run_write
-
-
-def _score(state: MatchState, body: RoundInput) -> Score:
-    if ROUND_GAME[body.type] != state.game.name:
-        message = f"{body.type} is not a round type of {state.game.title}"
-        raise InvalidInput(message, errors=[FieldError(("body", "type"), message)])
-    try:
-        return state.game.score(body, state.settings)
-    except GameRuleError as error:
-        raise rule_error(error) from None
 
 
 def _save_match(conn: Connection, state: MatchState, sheet: SheetState, round_count: int) -> int:
@@ -116,7 +103,7 @@ def add_round(db: Database, request: WriteRequest, match_id: str, body: RoundInp
 
     def work(conn: Connection) -> Written:
         state = lock_match(conn, match_id)
-        score = _score(state, body)
+        score = score_round(state.game, body, state.settings)
         check_writable(state, request)
         if state.status is MatchStatus.DECIDED:
             raise MatchDecided("the match is decided: end it, or correct or remove a round")
@@ -188,7 +175,7 @@ def replace_round(
     def work(conn: Connection) -> Written:
         state = lock_match(conn, match_id)
         _existing(state, number)
-        score = _score(state, body)
+        score = score_round(state.game, body, state.settings)
         check_writable(state, request)
         points = repository.list_points(conn, match_id, through=state.round_count)
         old_points = list(points)
