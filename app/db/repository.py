@@ -56,6 +56,11 @@ _LIST_POINTS = (
     .where(ROUND.c.match_id == bindparam("b_match_id"), ROUND.c.number <= bindparam("b_number"))
     .order_by(ROUND.c.number)
 )
+_SHEET_ROWS = (
+    select(ROUND.c.number, ROUND.c.dealer, cast(ROUND.c.points, Text), cast(ROUND.c.result, Text))
+    .where(ROUND.c.match_id == bindparam("b_match_id"))
+    .order_by(ROUND.c.number)
+)
 _UPDATE_ROUND = update(ROUND).where(ROUND.c.id == bindparam("b_id"))
 _DELETE_ROUND = delete(ROUND).where(
     ROUND.c.match_id == bindparam("b_match_id"), ROUND.c.number == bindparam("b_number")
@@ -132,6 +137,14 @@ def list_points(conn: Connection, match_id: str, *, through: int) -> list[list[i
     texts = conn.execute(_LIST_POINTS, params).scalars().all()
     points: list[list[int]] = json.loads("[" + ",".join(texts) + "]")
     return points
+
+
+def sheet_rows(conn: Connection, match_id: str) -> list[tuple[int, int, list[int], Any]]:
+    """(number, dealer, points, result) of every round in order: what the sheet needs,
+    with the JSON columns fetched as text and decoded in one go."""
+    rows = conn.execute(_SHEET_ROWS, {"b_match_id": match_id}).all()
+    decoded = json.loads("[" + ",".join(f"[{r[2]},{r[3]}]" for r in rows) + "]")
+    return [(r[0], r[1], d[0], d[1]) for r, d in zip(rows, decoded, strict=True)]
 
 
 def update_round(conn: Connection, round_id: int, values: Mapping[str, Any]) -> None:

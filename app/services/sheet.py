@@ -4,46 +4,46 @@ from __future__ import annotations
 
 import csv
 import io
+from typing import Any
 
+from app.db import repository
 from app.db.engine import Database
-from app.schemas import SheetRead, SheetRow
-from app.services.rounds import round_rows
-from app.services.state import fold
+from app.services.auth import found
+from app.services.state import MatchState, fold
 
 
-def get_sheet(db: Database, match_id: str) -> tuple[SheetRead, int]:
-    """Column headings, one row of cells per round, then totals; and the match version."""
-    state, rows = round_rows(db, match_id)
+def get_sheet(db: Database, match_id: str) -> tuple[dict[str, Any], int]:
+    """Column headings, one row of cells per round, then totals (the SheetRead shape);
+    and the match version. Linear in rounds: one statement, one fold."""
+    with db.read(snapshot=True) as conn:
+        match = found(repository.get_match(conn, match_id), match_id)
+        rows = repository.sheet_rows(conn, match_id)
+    state = MatchState.load(match)
     sheet = state.sheet
-    cells = [row_cells for row_cells, _ in fold(state.game, (row["points"] for row in rows))]
-    result = SheetRead(
-        columns=state.game.columns(state.row["players"], state.row["team_names"]),
-        rows=[
-            SheetRow(
-                number=row["number"],
-                dealer=row["dealer"],
-                cells=list(row_cells),
-                net=row["result"]["net"],
-            )
-            for row, row_cells in zip(rows, cells, strict=True)
+    cells = fold(state.game, (points for _, _, points, _ in rows))
+    result = {
+        "columns": state.game.columns(match["players"], match["team_names"]),
+        "rows": [
+            {"number": number, "dealer": dealer, "cells": list(row_cells), "net": stored["net"]}
+            for (number, dealer, _, stored), (row_cells, _) in zip(rows, cells, strict=True)
         ],
-        totals=list(sheet.totals),
-        owed=list(sheet.owed) if sheet.owed is not None else None,
-        net=list(sheet.net) if sheet.net is not None else None,
-    )
-    return result, int(state.row["version"])
+        "totals": list(sheet.totals),
+        "owed": list(sheet.owed) if sheet.owed is not None else None,
+        "net": list(sheet.net) if sheet.net is not None else None,
+    }
+    return result, int(match["version"])
 
 
-def sheet_csv(sheet: SheetRead) -> str:
+def sheet_csv(sheet: dict[str, Any]) -> str:
     """The sheet as CSV: a heading row, a row per round, then ``total`` and ``owed`` rows."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\r\n")
-    writer.writerow(["round", "dealer", *(_cell_text(name) for name in sheet.columns)])
-    for row in sheet.rows:
-        writer.writerow([row.number, row.dealer, *row.cells])
-    writer.writerow(["total", "", *sheet.totals])
-    if sheet.owed is not None:
-        writer.writerow(["owed", "", *sheet.owed])
+    writer.writerow(["round", "dealer", *(_cell_text(name) for name in sheet["columns"])])
+    for row in sheet["rows"]:
+        writer.writerow([row["number"], row["dealer"], *row["cells"]])
+    writer.writerow(["total", "", *sheet["totals"]])
+    if sheet["owed"] is not None:
+        writer.writerow(["owed", "", *sheet["owed"]])
     return out.getvalue()
 
 

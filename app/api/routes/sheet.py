@@ -1,9 +1,18 @@
 """The score sheet, as JSON or CSV."""
 
+from typing import Any
+
 from fastapi import APIRouter, Request, Response
 
 from app.api.deps import ReaderDep
-from app.api.etag import ETAG_HEADER, NOT_MODIFIED, IfNoneMatchHeader, set_etag, unchanged
+from app.api.etag import (
+    ETAG_HEADER,
+    NOT_MODIFIED,
+    IfNoneMatchHeader,
+    json_response,
+    set_etag,
+    unchanged,
+)
 from app.api.problems import responses
 from app.schemas import SheetRead
 from app.services import sheet
@@ -29,9 +38,8 @@ async def get_sheet(
     caller: ReaderDep,
     match_id: str,
     request: Request,
-    response: Response,
     if_none_match: IfNoneMatchHeader = None,
-) -> SheetRead | Response:
+) -> Response:
     """Headings, a row of cells per round, totals and owed amounts."""
     result, version = sheet.get_sheet(caller.db, match_id)
     wants_csv = _wants_csv(request.headers.get("accept", ""))
@@ -43,9 +51,9 @@ async def get_sheet(
         csv_response = _csv(result, version)
         csv_response.headers["Vary"] = "Accept"
         return csv_response
-    set_etag(response, version)
-    response.headers["Vary"] = "Accept"
-    return result
+    json_sheet = json_response(result, version)
+    json_sheet.headers["Vary"] = "Accept"
+    return json_sheet
 
 
 @router.get(
@@ -69,7 +77,7 @@ async def get_sheet_csv(
     return _csv(result, version)
 
 
-def _csv(result: SheetRead, version: int) -> Response:
+def _csv(result: dict[str, Any], version: int) -> Response:
     response = Response(sheet.sheet_csv(result), media_type="text/csv")
     set_etag(response, version, CSV_VARIANT)
     return response
