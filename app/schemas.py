@@ -176,43 +176,40 @@ class WinnerRead(Read):
     team: int | None = None
 
 
+_MATCH_EXAMPLE: dict[str, Any] = {
+    "id": "4f6c2b0e9a8d4c1b8e7f6a5b4c3d2e1f",
+    "game": "asszorti",
+    "status": "in_progress",
+    "players": [
+        {"seat": 0, "name": "Anna"},
+        {"seat": 1, "name": "Berta"},
+        {"seat": 2, "name": "Csaba"},
+    ],
+    "teams": None,
+    "settings": {"kontra": True, "planned_deals": None, "first_dealer": 0},
+    "round_count": 1,
+    "next_dealer": 1,
+    "totals": [0, 18, 0],
+    "owed": [9, 0, 9],
+    "net": [-9, 18, -9],
+    "standings": [
+        {"rank": 1, "seats": [1], "total": 18, "team": None},
+        {"rank": 2, "seats": [0], "total": 0, "team": None},
+        {"rank": 2, "seats": [2], "total": 0, "team": None},
+    ],
+    "winner": None,
+    "version": 2,
+    "created_at": "2026-11-29T20:15:00Z",
+    "updated_at": "2026-11-29T20:15:00Z",
+    "ended_at": None,
+    "ended_by": None,
+}
+
+
 class MatchRead(Read):
     """A match as every client sees it."""
 
-    model_config = ConfigDict(
-        json_schema_extra={
-            "examples": [
-                {
-                    "id": "4f6c2b0e9a8d4c1b8e7f6a5b4c3d2e1f",
-                    "game": "asszorti",
-                    "status": "in_progress",
-                    "players": [
-                        {"seat": 0, "name": "Anna"},
-                        {"seat": 1, "name": "Berta"},
-                        {"seat": 2, "name": "Csaba"},
-                    ],
-                    "teams": None,
-                    "settings": {"kontra": True, "planned_deals": None, "first_dealer": 0},
-                    "round_count": 1,
-                    "next_dealer": 1,
-                    "totals": [0, 18, 0],
-                    "owed": [9, 0, 9],
-                    "net": [-9, 18, -9],
-                    "standings": [
-                        {"rank": 1, "seats": [1], "total": 18, "team": None},
-                        {"rank": 2, "seats": [0], "total": 0, "team": None},
-                        {"rank": 2, "seats": [2], "total": 0, "team": None},
-                    ],
-                    "winner": None,
-                    "version": 2,
-                    "created_at": "2026-11-29T20:15:00Z",
-                    "updated_at": "2026-11-29T20:15:00Z",
-                    "ended_at": None,
-                    "ended_by": None,
-                }
-            ]
-        }
-    )
+    model_config = ConfigDict(json_schema_extra={"examples": [_MATCH_EXAMPLE]})
 
     id: str
     game: GameName
@@ -259,32 +256,16 @@ class MatchCreated(MatchRead):
         json_schema_extra={
             "examples": [
                 {
-                    "id": "4f6c2b0e9a8d4c1b8e7f6a5b4c3d2e1f",
-                    "game": "asszorti",
-                    "status": "in_progress",
-                    "players": [
-                        {"seat": 0, "name": "Anna"},
-                        {"seat": 1, "name": "Berta"},
-                        {"seat": 2, "name": "Csaba"},
-                    ],
-                    "teams": None,
-                    "settings": {"kontra": True, "planned_deals": None, "first_dealer": 0},
+                    **_MATCH_EXAMPLE,
                     "round_count": 0,
                     "next_dealer": 0,
                     "totals": [0, 0, 0],
                     "owed": [0, 0, 0],
                     "net": [0, 0, 0],
                     "standings": [
-                        {"rank": 1, "seats": [0], "total": 0, "team": None},
-                        {"rank": 1, "seats": [1], "total": 0, "team": None},
-                        {"rank": 1, "seats": [2], "total": 0, "team": None},
+                        {"rank": 1, "seats": [seat], "total": 0, "team": None} for seat in range(3)
                     ],
-                    "winner": None,
                     "version": 1,
-                    "created_at": "2026-11-29T20:15:00Z",
-                    "updated_at": "2026-11-29T20:15:00Z",
-                    "ended_at": None,
-                    "ended_by": None,
                     "tokens": {
                         "host": "h5Vq0pTnB2xYc8Rw.Zq...",
                         "players": ["p0...", "p1...", "p2..."],
