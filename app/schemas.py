@@ -278,27 +278,19 @@ class MatchCreated(MatchRead):
     tokens: Tokens
 
 
+_RESULT_EXAMPLE: dict[str, Any] = {
+    "net": [-9, 18, -9],
+    "cells": [0, 18, 0],
+    "totals": [0, 18, 0],
+    "owed": [9, 0, 9],
+    "breakdown": {"basic_game": 9, "arrivazs": 0, "declarer_won": True, "manual": False},
+}
+
+
 class RoundResult(Read):
     """What a round did to the sheet."""
 
-    model_config = ConfigDict(
-        json_schema_extra={
-            "examples": [
-                {
-                    "net": [-9, 18, -9],
-                    "cells": [0, 18, 0],
-                    "totals": [0, 18, 0],
-                    "owed": [9, 0, 9],
-                    "breakdown": {
-                        "basic_game": 9,
-                        "arrivazs": 0,
-                        "declarer_won": True,
-                        "manual": False,
-                    },
-                }
-            ]
-        }
-    )
+    model_config = ConfigDict(json_schema_extra={"examples": [_RESULT_EXAMPLE]})
 
     net: list[int] | None
     cells: list[int]
@@ -320,18 +312,7 @@ _ROUND_EXAMPLE: dict[str, Any] = {
         "arrivazs": None,
     },
     "dealer": 0,
-    "result": {
-        "net": [-9, 18, -9],
-        "cells": [0, 18, 0],
-        "totals": [0, 18, 0],
-        "owed": [9, 0, 9],
-        "breakdown": {
-            "basic_game": 9,
-            "arrivazs": 0,
-            "declarer_won": True,
-            "manual": False,
-        },
-    },
+    "result": _RESULT_EXAMPLE,
     "entered_by": "seat:1",
     "created_at": "2026-11-29T20:15:00Z",
     "updated_at": "2026-11-29T20:15:00Z",

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any
 
+from pydantic import BaseModel
 from sqlalchemy import Connection, RowMapping
 
 from app.db import repository
@@ -43,11 +44,15 @@ class Once:
     fingerprint: str
 
     @classmethod
-    def of(cls, key: str | None, *, scope: str, request: str, body: Any) -> Once | None:
-        """The key of a request, or None when the client sent none."""
+    def of(
+        cls, key: str | None, *, scope: str, request: str, body: BaseModel | None
+    ) -> Once | None:
+        """The key of a request, or None when the client sent none (the body is only
+        serialized for its fingerprint when there is a key)."""
         if key is None:
             return None
-        canonical = json.dumps(body, sort_keys=True, separators=(",", ":"), default=str)
+        data = body.model_dump(mode="json") if body is not None else None
+        canonical = json.dumps(data, sort_keys=True, separators=(",", ":"), default=str)
         digest = hashlib.sha256(f"{request}\n{canonical}".encode()).hexdigest()
         return cls(scope=scope, key=key, fingerprint=digest)
 

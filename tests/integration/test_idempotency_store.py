@@ -39,7 +39,7 @@ def test_creating_a_match_forgets_keys_older_than_a_day(database_url: str) -> No
     body = MATCH_CREATE_MODELS["asszorti"].model_validate(
         {"game": "asszorti", "players": ["Anna", "Berta", "Csaba"]}
     )
-    once = Once.of("prune-trigger", scope="", request="POST /v1/matches", body={"n": 1})
+    once = Once.of("prune-trigger", scope="", request="POST /v1/matches", body=body)
     matches.create_match(db, WriteRequest(once=once), body)
     with db.read() as conn:
         kept = set(conn.execute(select(IDEMPOTENCY_KEY.c.key)).scalars())

@@ -42,7 +42,7 @@ async def create_match(
         idempotency_key(key),
         scope="",
         request="POST /v1/matches",
-        body=body.model_dump(mode="json"),
+        body=body,
     )
     written = matches.create_match(
         db, WriteRequest(once=once), body, limit=match_creation_limit(request)

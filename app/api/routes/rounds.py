@@ -52,7 +52,7 @@ async def create_round(
         idempotency_key(key),
         scope=match_id,
         request="POST rounds",
-        body=body.model_dump(mode="json"),
+        body=body,
     )
     request = WriteRequest(who=caller.who, expected_versions=if_match(versions), once=once)
     return to_response(rounds.add_round(caller.db, request, match_id, body))
