@@ -69,11 +69,15 @@ class Database:
         one consistent state); ``snapshot=True`` holds one across several statements.
         """
         with self.engine.connect() as conn:
-            if snapshot and self.is_sqlite:
-                conn = conn.execution_options(sqlite_snapshot=True)
-            elif snapshot:
-                # PostgreSQL: one snapshot for every statement of the transaction.
-                conn = conn.execution_options(isolation_level="REPEATABLE READ")
+            if snapshot:
+                if self.is_sqlite:
+                    conn = conn.execution_options(sqlite_snapshot=True)
+                else:
+                    # PostgreSQL: one snapshot for every statement of the transaction.
+                    conn = conn.execution_options(isolation_level="REPEATABLE READ")
+                # Begun now, not at the first statement through SQLAlchemy: some
+                # statements go to the driver directly (app/db/driver.py).
+                conn.begin()
             yield conn
 
     @contextmanager

@@ -20,6 +20,7 @@ from sqlalchemy import (
 from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 
+from app.db.driver import DriverTable
 from app.db.models import (
     CREDENTIAL,
     IDEMPOTENCY_KEY,
@@ -29,19 +30,19 @@ from app.db.models import (
     ROUND_REVISION,
 )
 
-# Statements are built once: SQLAlchemy then reuses their cache keys and compiled
-# forms, instead of rebuilding them on every request.
-_INSERT_MATCH = insert(MATCH)
+# What every write does (read and lock the match, add a round and its revision, save
+# the match) runs on the driver's cursor: app/db/driver.py says why.
+_MATCH = DriverTable(MATCH)
+_ROUND = DriverTable(ROUND)
+_ROUND_REVISION = DriverTable(ROUND_REVISION)
 # The match row without its rendered view, which only GET /v1/matches/{id} reads.
-_GET_MATCH = select(*(c for c in MATCH.c if c.name != "view")).where(
-    MATCH.c.id == bindparam("b_id")
-)
-_LOCK_MATCH = _GET_MATCH.with_for_update()
+_MATCH_COLUMNS = tuple(c.name for c in MATCH.c if c.name != "view")
+
+# The other statements are built once: SQLAlchemy then reuses their cache keys and
+# compiled forms, instead of rebuilding them on every request.
 _GET_MATCH_VIEW = select(MATCH.c.view, MATCH.c.version).where(MATCH.c.id == bindparam("b_id"))
-_UPDATE_MATCH = update(MATCH).where(MATCH.c.id == bindparam("b_id"))
 _INSERT_CREDENTIAL = insert(CREDENTIAL)
 _GET_CREDENTIAL = select(CREDENTIAL).where(CREDENTIAL.c.id == bindparam("b_id"))
-_INSERT_ROUND = insert(ROUND)
 _GET_ROUND = select(ROUND).where(
     ROUND.c.match_id == bindparam("b_match_id"), ROUND.c.number == bindparam("b_number")
 )
@@ -65,17 +66,18 @@ _UPDATE_ROUND = update(ROUND).where(ROUND.c.id == bindparam("b_id"))
 _DELETE_ROUND = delete(ROUND).where(
     ROUND.c.match_id == bindparam("b_match_id"), ROUND.c.number == bindparam("b_number")
 )
-_INSERT_REVISION = insert(ROUND_REVISION)
 
 
 def insert_match(conn: Connection, values: Mapping[str, Any]) -> None:
-    conn.execute(_INSERT_MATCH, dict(values))
+    _MATCH.insert(conn, values)
 
 
-def get_match(conn: Connection, match_id: str, *, for_update: bool = False) -> RowMapping | None:
-    """The match row; ``for_update`` locks it until the transaction ends (PostgreSQL)."""
-    query = _LOCK_MATCH if for_update else _GET_MATCH
-    return conn.execute(query, {"b_id": match_id}).mappings().first()
+def get_match(
+    conn: Connection, match_id: str, *, for_update: bool = False
+) -> dict[str, Any] | None:
+    """The match row without its rendered view; ``for_update`` locks it until the
+    transaction ends (PostgreSQL). On the driver's cursor: every write reads it."""
+    return _MATCH.select_one(conn, _MATCH_COLUMNS, "id", match_id, for_update=for_update)
 
 
 _MATCH_VIEW_SQL = {
@@ -105,7 +107,7 @@ def get_match_view(conn: Connection, match_id: str) -> tuple[str | None, int] | 
 
 
 def update_match(conn: Connection, match_id: str, values: Mapping[str, Any]) -> None:
-    conn.execute(_UPDATE_MATCH, {**values, "b_id": match_id})
+    _MATCH.update(conn, "id", match_id, values)
 
 
 def insert_credentials(conn: Connection, rows: Iterable[Mapping[str, Any]]) -> None:
@@ -117,7 +119,7 @@ def get_credential(conn: Connection, credential_id: str) -> RowMapping | None:
 
 
 def insert_round(conn: Connection, values: Mapping[str, Any]) -> None:
-    conn.execute(_INSERT_ROUND, dict(values))
+    _ROUND.insert(conn, values)
 
 
 def get_round(conn: Connection, match_id: str, number: int) -> RowMapping | None:
@@ -200,7 +202,7 @@ def delete_idempotency_keys_before(conn: Connection, cutoff: datetime, *, limit:
 
 
 def insert_revision(conn: Connection, values: Mapping[str, Any]) -> None:
-    conn.execute(_INSERT_REVISION, dict(values))
+    _ROUND_REVISION.insert(conn, values)
 
 
 def list_revisions(conn: Connection, match_id: str, number: int) -> Sequence[RowMapping]:

@@ -10,9 +10,7 @@ import hmac
 import secrets
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any
-
-from sqlalchemy import RowMapping
+from typing import Any, TypeVar
 
 from app.db import repository
 from app.db.engine import Database, LRUCache
@@ -20,6 +18,8 @@ from app.errors import Forbidden, MatchNotFound, Unauthenticated
 
 MAX_TOKEN_LENGTH = 128
 CREDENTIAL_CACHE_SIZE = 50_000
+
+M = TypeVar("M")
 
 
 class Role(StrEnum):
@@ -125,7 +125,7 @@ def authorize(db: Database, who: Principal, match_id: str, need: Permission) -> 
         raise Forbidden(f"a {who.role.value} token cannot {need.value} this match")
 
 
-def found(match: RowMapping | None, match_id: str) -> RowMapping:
+def found(match: M | None, match_id: str) -> M:
     """The match row, or MatchNotFound."""
     if match is None:
         raise MatchNotFound(f"no match {match_id!r}")

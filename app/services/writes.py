@@ -15,7 +15,7 @@ from datetime import timedelta
 from typing import Any
 
 from pydantic import BaseModel
-from sqlalchemy import Connection, RowMapping
+from sqlalchemy import Connection
 
 from app.db import repository
 from app.db.engine import Database
@@ -113,7 +113,7 @@ def run_write(
 
 def lock_match(conn: Connection, match_id: str) -> MatchState:
     """Load the match for a write, locking its row until the transaction ends."""
-    row: RowMapping = found(repository.get_match(conn, match_id, for_update=True), match_id)
+    row = found(repository.get_match(conn, match_id, for_update=True), match_id)
     return MatchState.load(row)
 
 

@@ -1,0 +1,99 @@
+"""The driver-level statements (app/db/driver.py) store and read values exactly as
+SQLAlchemy's column types do, on SQLite and on PostgreSQL: a row written by one is
+read back identically by the other."""
+
+from datetime import UTC, datetime
+from typing import Any
+
+import pytest
+from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
+
+from app.db import repository
+from app.db.driver import DriverTable
+from app.db.engine import Database
+from app.db.models import MATCH
+from app.settings import Settings
+
+WHEN = datetime(2026, 11, 29, 16, 43, 59, 7, tzinfo=UTC)
+
+
+def _match(match_id: str, **changes: Any) -> dict[str, Any]:
+    values: dict[str, Any] = {
+        "id": match_id,
+        "game": "asszorti",
+        "status": "in_progress",
+        "players": ["Anna", "Béla", "Csaba"],
+        "team_names": None,
+        "settings": {"kontra": True, "nested": {"a": [1, 2]}},
+        "version": 1,
+        "round_count": 0,
+        "sheet": {"totals": [0, 0, 0], "owed": [0, 0, 0]},
+        "winner": None,
+        "created_at": WHEN,
+        "updated_at": WHEN,
+        "ended_at": None,
+        "ended_by": None,
+        "view": '{"id": "x"}',
+    }
+    values.update(changes)
+    return values
+
+
+@pytest.fixture
+def db(database_url: str) -> Any:
+    database = Database(Settings(database_url=database_url))
+    yield database
+    database.dispose()
+
+
+def test_a_row_written_on_the_driver_reads_back_the_same_through_sqlalchemy(db: Database) -> None:
+    values = _match("driver-write-1")
+    with db.write() as conn:
+        repository.insert_match(conn, values)
+    with db.read() as conn:
+        row = conn.execute(select(MATCH).where(MATCH.c.id == "driver-write-1")).mappings().one()
+    assert dict(row) == values
+
+
+def test_a_row_written_through_sqlalchemy_reads_back_the_same_on_the_driver(db: Database) -> None:
+    values = _match("driver-read-1", winner={"seats": [0], "team": None}, ended_at=WHEN)
+    with db.write() as conn:
+        conn.execute(MATCH.insert(), values)
+    with db.read() as conn:
+        row = repository.get_match(conn, "driver-read-1")
+    del values["view"]  # get_match reads the row without its rendered view
+    assert row == values
+    assert row is not None and row["created_at"].tzinfo is not None
+
+
+def test_an_update_on_the_driver_changes_only_what_it_names(db: Database) -> None:
+    with db.write() as conn:
+        repository.insert_match(conn, _match("driver-update-1"))
+    later = datetime(2026, 11, 30, 1, 2, 3, tzinfo=UTC)
+    with db.write() as conn:
+        repository.update_match(
+            conn, "driver-update-1", {"version": 2, "sheet": {"totals": [5]}, "updated_at": later}
+        )
+    with db.read() as conn:
+        row = conn.execute(select(MATCH).where(MATCH.c.id == "driver-update-1")).mappings().one()
+    assert row["version"] == 2
+    assert row["sheet"] == {"totals": [5]}
+    assert row["updated_at"] == later
+    assert row["created_at"] == WHEN
+    assert row["players"] == ["Anna", "Béla", "Csaba"]
+
+
+def test_a_driver_statement_rolls_back_with_its_transaction(db: Database) -> None:
+    with pytest.raises(RuntimeError), db.write() as conn:
+        repository.insert_match(conn, _match("driver-rollback-1"))
+        raise RuntimeError("the write fails after the insert")
+    with db.read() as conn:
+        assert repository.get_match(conn, "driver-rollback-1") is None
+
+
+def test_driver_errors_are_raised_as_sqlalchemy_raises_them(db: Database) -> None:
+    with db.write() as conn:
+        repository.insert_match(conn, _match("driver-dup-1"))
+    with pytest.raises(IntegrityError), db.write() as conn:
+        DriverTable(MATCH).insert(conn, _match("driver-dup-1"))
