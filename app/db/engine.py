@@ -5,9 +5,13 @@ before it reads, so two writers queue on the busy timeout instead of failing
 with "database is locked" when one of them tries to upgrade a read lock.
 """
 
+import logging
+import sqlite3
+import threading
 from collections import OrderedDict
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any, Generic, TypeVar
 
 import orjson
@@ -17,6 +21,7 @@ from sqlalchemy.engine import make_url
 from app.settings import Settings
 
 V = TypeVar("V")
+logger = logging.getLogger("squarescores")
 
 
 class LRUCache(Generic[V]):
@@ -58,8 +63,11 @@ class Database:
             kwargs["pool_size"] = settings.database_pool_size
         self.engine: Engine = create_engine(url, **kwargs)
         self._caches: dict[str, LRUCache[Any]] = {}
+        self._checkpointer: Checkpointer | None = None
         if self.is_sqlite:
             _configure_sqlite(self.engine, settings.sqlite_busy_timeout_ms)
+            if url.database and url.database != ":memory:":
+                self._checkpointer = Checkpointer(url.database)
 
     @contextmanager
     def read(self, *, snapshot: bool = False) -> Iterator[Connection]:
@@ -100,8 +108,58 @@ class Database:
             conn.execute(text("SELECT 1"))
 
     def dispose(self) -> None:
-        """Close every pooled connection."""
+        """Close every pooled connection (and stop the SQLite checkpointer)."""
+        if self._checkpointer is not None:
+            self._checkpointer.stop()
         self.engine.dispose()
+
+
+class Checkpointer:
+    """Copies SQLite's write-ahead log into the database file from a thread of its own.
+
+    Left to SQLite, the commit that takes the log past 1000 pages runs the
+    checkpoint itself (copy the pages, fsync): one write in a few hundred then
+    waits milliseconds, on the event loop, while every other request waits
+    behind it. Here a thread checkpoints every ``interval`` seconds (the driver
+    lets go of the GIL while SQLite works), and the commits' own checkpoint is
+    pushed out to ``BACKSTOP_PAGES``, which it only reaches if this thread stops.
+    A PASSIVE checkpoint never blocks a reader or a writer.
+    """
+
+    BACKSTOP_PAGES = 10_000
+
+    def __init__(self, path: str, interval: float = 0.25) -> None:
+        self.path, self.interval = path, interval
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="sqlite-checkpoint", daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        # mode=rw: never create the file (a mistyped path stays an error, not a new database).
+        uri = Path(self.path).resolve().as_uri() + "?mode=rw"
+        connection: sqlite3.Connection | None = None
+        failing = False
+        try:
+            while not self._stop.wait(self.interval):
+                try:
+                    if connection is None:
+                        connection = sqlite3.connect(
+                            uri, uri=True, isolation_level=None, check_same_thread=False
+                        )
+                        connection.execute("PRAGMA busy_timeout=1000")
+                    connection.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
+                    failing = False
+                except sqlite3.Error as error:  # the file is missing, say: try again later
+                    if not failing:
+                        logger.warning("WAL checkpoint failed (retrying): %s", error)
+                    failing = True
+        finally:
+            if connection is not None:
+                connection.close()
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._thread.join(timeout=5)
 
 
 def _dumps(value: Any) -> str:
@@ -118,6 +176,8 @@ def _configure_sqlite(engine: Engine, busy_timeout_ms: int) -> None:
         cursor.execute(f"PRAGMA busy_timeout={int(busy_timeout_ms)}")
         cursor.execute("PRAGMA foreign_keys=ON")
         cursor.execute("PRAGMA synchronous=NORMAL")
+        # The Checkpointer's thread keeps the log short; commits checkpoint only past this.
+        cursor.execute(f"PRAGMA wal_autocheckpoint={Checkpointer.BACKSTOP_PAGES}")
         cursor.close()
 
     @event.listens_for(engine, "begin")
