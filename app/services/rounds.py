@@ -1,14 +1,14 @@
 """Use cases of rounds: enter, correct, remove the last, read, history. One transaction each.
 
 The match row holds the sheet after its last round, so entering a round reads
-one row and writes three (the round, its revision, the match); a correction
-refolds the rounds' points and rewrites only the corrected round. Every input a
-round number held is kept in ``round_revision``.
+one row and writes two (the round, the match); a correction refolds the rounds'
+points and rewrites only the corrected round. Every input a round number held is
+kept: the current one in ``round``, the ones it replaced in ``round_revision``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -88,6 +88,32 @@ def _revision(
     )
 
 
+def _entered(row: Mapping[Any, Any]) -> dict[str, Any]:
+    """The "entered" revision of a round, from the round's row as first entered."""
+    return {
+        "match_id": row["match_id"],
+        "number": row["number"],
+        "action": "entered",
+        "type": row["type"],
+        "input": row["input"],
+        "by": row["entered_by"],
+        "recorded_at": row["created_at"],
+    }
+
+
+def _unrecorded(revisions: Sequence[Mapping[Any, Any]]) -> bool:
+    """Whether the round that now holds its number is missing from its revisions:
+    a round's first input is recorded only when a correction or a removal replaces
+    it (one insert less for every round entered)."""
+    return not revisions or revisions[-1]["action"] == "removed"
+
+
+def _keep_entered(conn: Connection, row: Mapping[Any, Any]) -> None:
+    """Record a round's first input before it is corrected or removed, if not yet."""
+    if _unrecorded(repository.list_revisions(conn, row["match_id"], row["number"])):
+        repository.insert_revision(conn, _entered(row))
+
+
 def _round_written(
     round_: dict[str, Any], version: int, status: int, location: str | None
 ) -> Written:
@@ -123,7 +149,6 @@ def add_round(db: Database, request: WriteRequest, match_id: str, body: RoundInp
             "updated_at": now,
         }
         repository.insert_round(conn, values)
-        _revision(conn, request, match_id, number, "entered", body)
         version = _save_match(conn, state, sheet, number)
         location = f"/v1/matches/{match_id}/rounds/{number}"
         return _round_written(round_read(values, cells, sheet), version, 201, location)
@@ -199,6 +224,7 @@ def replace_round(
                     "change in later rounds (both teams past the target)"
                 )
         row = found(repository.get_round(conn, match_id, number), match_id)
+        _keep_entered(conn, row)
         changes = {
             "type": body.type,
             "input": body.model_dump(mode="json"),
@@ -227,6 +253,7 @@ def delete_round(db: Database, request: WriteRequest, match_id: str, number: int
             raise NotLastRound(f"only the last round ({state.round_count}) can be removed")
         points = repository.list_points(conn, match_id, through=number - 1)
         _, sheet = last_row(state.game, points)
+        _keep_entered(conn, found(repository.get_round(conn, match_id, number), match_id))
         repository.delete_round(conn, match_id, number)
         _revision(conn, request, match_id, number, "removed", None)
         version = _save_match(conn, state, sheet, number - 1)
@@ -262,7 +289,10 @@ def round_history(db: Database, match_id: str, number: int) -> tuple[RoundHistor
     and the match version it is as of."""
     with db.read(snapshot=True) as conn:
         version = found(repository.get_match(conn, match_id), match_id)["version"]
-        rows = repository.list_revisions(conn, match_id, number)
+        rows: list[Mapping[Any, Any]] = list(repository.list_revisions(conn, match_id, number))
+        current = repository.get_round(conn, match_id, number)
+    if current is not None and _unrecorded(rows):
+        rows.append(_entered(current))
     if not rows:
         raise RoundNotFound(f"the match has no round {number}, and never had")
     history = RoundHistory(

@@ -175,3 +175,22 @@ def test_history_keeps_every_version(table: Table) -> None:
     assert missing.status_code == 404 and missing.json()["code"] == "round_not_found"
     ended = table.post("/end", who=2).json()
     assert ended["ended_by"] == "seat:2"
+
+
+def test_history_of_rounds_removed_or_corrected_twice(table: Table) -> None:
+    table.round(amounts(2, -1, -1), who=0)
+    assert table.put("/rounds/1", amounts(4, -2, -2), who=1).status_code == 200
+    assert table.put("/rounds/1", amounts(6, -3, -3), who=2).status_code == 200
+    table.round(amounts(-2, 1, 1), who=1)
+    assert table.delete("/rounds/2", who=2).status_code == 204
+    first = table.get("/rounds/1/history").json()["items"]
+    assert [(i["action"], i["by"], i["input"]["amounts"]) for i in first] == [
+        ("entered", "seat:0", [2, -1, -1]),
+        ("corrected", "seat:1", [4, -2, -2]),
+        ("corrected", "seat:2", [6, -3, -3]),
+    ]
+    times = [i["recorded_at"] for i in first]
+    assert times == sorted(times)
+    second = table.get("/rounds/2/history").json()["items"]
+    assert [(i["action"], i["by"]) for i in second] == [("entered", "seat:1"), ("removed", "seat:2")]
+    assert second[0]["input"]["amounts"] == [-2, 1, 1] and second[1]["input"] is None
