@@ -4,10 +4,11 @@ from fastapi import APIRouter
 
 from app.api.deps import DbDep
 from app.api.problems import responses
+from app.api.routing import LeanRoute
 from app.schemas import HealthRead
 from app.services.health import readiness
 
-router = APIRouter(tags=["health"])
+router = APIRouter(tags=["health"], route_class=LeanRoute)
 
 
 @router.get("/healthz", response_model=HealthRead, name="healthz", summary="The process is up")

@@ -16,11 +16,12 @@ from app.api.headers import (
     to_response,
 )
 from app.api.problems import responses
+from app.api.routing import LeanRoute
 from app.schemas import MatchCreate, MatchCreated, MatchRead, MatchUpdate
 from app.services import matches
 from app.services.writes import Once, WriteRequest
 
-router = APIRouter(prefix="/v1/matches", tags=["matches"])
+router = APIRouter(prefix="/v1/matches", tags=["matches"], route_class=LeanRoute)
 
 
 @router.post(

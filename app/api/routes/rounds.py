@@ -22,11 +22,12 @@ from app.api.headers import (
     to_response,
 )
 from app.api.problems import responses
+from app.api.routing import LeanRoute
 from app.schemas import RoundBody, RoundHistory, RoundList, RoundRead
 from app.services import rounds
 from app.services.writes import Once, WriteRequest
 
-router = APIRouter(prefix="/v1/matches/{match_id}/rounds", tags=["rounds"])
+router = APIRouter(prefix="/v1/matches/{match_id}/rounds", tags=["rounds"], route_class=LeanRoute)
 
 T = TypeVar("T")
 RoundNumber = Annotated[int, Path(ge=1, le=1_000_000, description="1 for the first round")]
