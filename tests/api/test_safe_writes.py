@@ -192,5 +192,8 @@ def test_history_of_rounds_removed_or_corrected_twice(table: Table) -> None:
     times = [i["recorded_at"] for i in first]
     assert times == sorted(times)
     second = table.get("/rounds/2/history").json()["items"]
-    assert [(i["action"], i["by"]) for i in second] == [("entered", "seat:1"), ("removed", "seat:2")]
+    assert [(i["action"], i["by"]) for i in second] == [
+        ("entered", "seat:1"),
+        ("removed", "seat:2"),
+    ]
     assert second[0]["input"]["amounts"] == [-2, 1, 1] and second[1]["input"] is None
