@@ -117,17 +117,22 @@ class RequestContext:
             )
             await response(scope, receive, send_with_id)
         finally:
-            access_logger.info(
-                "%s %s %s",
-                scope["method"],
-                scope["path"],
-                status,
-                extra={
-                    "method": scope["method"],
-                    "path": scope["path"],
-                    "status": status,
-                    "duration_ms": round((time.perf_counter() - started) * 1000, 2),
-                    "client": scope["client"][0] if scope.get("client") else None,
-                },
-            )
+            if access_logger.isEnabledFor(logging.INFO):
+                self._log_access(scope, status, started)
             request_id_var.reset(token)
+
+    @staticmethod
+    def _log_access(scope: Scope, status: int, started: float) -> None:
+        access_logger.info(
+            "%s %s %s",
+            scope["method"],
+            scope["path"],
+            status,
+            extra={
+                "method": scope["method"],
+                "path": scope["path"],
+                "status": status,
+                "duration_ms": round((time.perf_counter() - started) * 1000, 2),
+                "client": scope["client"][0] if scope.get("client") else None,
+            },
+        )

@@ -28,7 +28,9 @@ class BodySizeLimit:
                 if not value.isdigit() or int(value) > self.max_bytes:
                     await self._reject(scope, receive, send)
                     return
-                break
+                # The server delivers no more than the declared length: nothing to count.
+                await self.app(scope, receive, send)
+                return
         seen = 0
         started = False
 
