@@ -15,12 +15,17 @@ from pathlib import Path
 from typing import Any, Generic, TypeVar
 
 import orjson
-from sqlalchemy import Connection, Engine, create_engine, event, text
+from sqlalchemy import Engine, create_engine, event, text
 from sqlalchemy.engine import make_url
+from sqlalchemy.exc import DBAPIError
+from sqlalchemy.pool import PoolProxiedConnection
 
+from app.db.driver import Tx
 from app.settings import Settings
 
 V = TypeVar("V")
+# PostgreSQL: the first statement of the transaction psycopg begins implicitly.
+_REPEATABLE_READ = "SET TRANSACTION ISOLATION LEVEL REPEATABLE READ"
 logger = logging.getLogger("squarescores")
 
 
@@ -70,31 +75,48 @@ class Database:
                 self._checkpointer = Checkpointer(url.database)
 
     @contextmanager
-    def read(self, *, snapshot: bool = False) -> Iterator[Connection]:
-        """A connection for reads; its transaction is rolled back at the end.
+    def read(self, *, snapshot: bool = False) -> Iterator[Tx]:
+        """A connection for reads; whatever it began is rolled back at the end.
 
         On SQLite a single-statement read needs no transaction (each statement sees
-        one consistent state); ``snapshot=True`` holds one across several statements.
+        one consistent state); ``snapshot=True`` holds one across several statements
+        (on PostgreSQL, REPEATABLE READ: one snapshot for all of them).
         """
-        with self.engine.connect() as conn:
+        pooled = self._checkout()
+        try:
+            tx = Tx(pooled, self.engine.dialect, self.is_sqlite)
             if snapshot:
-                if self.is_sqlite:
-                    conn = conn.execution_options(sqlite_snapshot=True)
-                else:
-                    # PostgreSQL: one snapshot for every statement of the transaction.
-                    conn = conn.execution_options(isolation_level="REPEATABLE READ")
-                # Begun now, not at the first statement through SQLAlchemy: some
-                # statements go to the driver directly (app/db/driver.py).
-                conn.begin()
-            yield conn
+                tx.run("BEGIN" if self.is_sqlite else _REPEATABLE_READ)
+            yield tx
+        finally:
+            pooled.close()  # back to the pool, which rolls back what is left open
 
     @contextmanager
-    def write(self) -> Iterator[Connection]:
-        """A write transaction, committed once when the block ends without error."""
-        with self.engine.connect() as conn:
-            conn = conn.execution_options(sqlite_write=True)
-            with conn.begin():
-                yield conn
+    def write(self) -> Iterator[Tx]:
+        """A write transaction, committed once when the block ends without error.
+
+        SQLite's starts with ``BEGIN IMMEDIATE``: a writer takes the write lock
+        before it reads, so two writers queue on the busy timeout instead of one
+        failing with "database is locked" when it tries to upgrade a read lock.
+        """
+        pooled = self._checkout()
+        try:
+            tx = Tx(pooled, self.engine.dialect, self.is_sqlite)
+            if self.is_sqlite:
+                tx.run("BEGIN IMMEDIATE")
+            yield tx
+            tx.commit()
+        finally:
+            pooled.close()  # back to the pool, which rolls back an unfinished transaction
+
+    def _checkout(self) -> PoolProxiedConnection:
+        """A connection from the pool; an unreachable database raises as SQLAlchemy's
+        own connections do (OperationalError)."""
+        dbapi_error = self.engine.dialect.loaded_dbapi.Error
+        try:
+            return self.engine.raw_connection()
+        except dbapi_error as error:
+            raise DBAPIError.instance(None, None, error, dbapi_error) from error
 
     def cache(self, name: str, maxsize: int) -> LRUCache[Any]:
         """A process-local cache of rows that never change, kept with this database."""
@@ -179,13 +201,3 @@ def _configure_sqlite(engine: Engine, busy_timeout_ms: int) -> None:
         # The Checkpointer's thread keeps the log short; commits checkpoint only past this.
         cursor.execute(f"PRAGMA wal_autocheckpoint={Checkpointer.BACKSTOP_PAGES}")
         cursor.close()
-
-    @event.listens_for(engine, "begin")
-    def _on_begin(conn: Connection) -> None:
-        # Straight to the driver: BEGIN needs none of SQLAlchemy's statement machinery.
-        options = conn.get_execution_options()
-        if options.get("sqlite_write", False):
-            conn.connection.driver_connection.execute("BEGIN IMMEDIATE")  # type: ignore[union-attr]
-        elif options.get("sqlite_snapshot", False):
-            conn.connection.driver_connection.execute("BEGIN")  # type: ignore[union-attr]
-        # else: a single-statement read runs in SQLite's autocommit mode

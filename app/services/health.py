@@ -25,7 +25,7 @@ def head_revision() -> str | None:
 def readiness(db: Database) -> HealthRead:
     """Ready when the database answers and its schema is at head; NotReady otherwise."""
     try:
-        with db.read() as conn:
+        with db.engine.connect() as conn:
             current = MigrationContext.configure(conn).get_current_revision()
     except SQLAlchemyError as error:
         raise NotReady(f"database unreachable: {type(error).__name__}") from None

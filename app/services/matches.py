@@ -6,9 +6,9 @@ import uuid
 from typing import Any
 
 from pydantic import ValidationError
-from sqlalchemy import Connection
 
 from app.db import repository
+from app.db.driver import Tx
 from app.db.engine import Database
 from app.errors import FieldError, InvalidInput, MatchNotFound, SettingLocked
 from app.games import GAMES
@@ -66,7 +66,7 @@ def create_match(
     sheet = game.initial_state()
     status = status_of(game, settings, sheet, 0)
 
-    def work(conn: Connection) -> Written:
+    def work(conn: Tx) -> Written:
         if limit is not None:
             ratelimit.count(conn, limit)
         now = utcnow()
@@ -120,7 +120,7 @@ def get_match_view(db: Database, match_id: str) -> tuple[str, int]:
 def update_match(db: Database, request: WriteRequest, match_id: str, body: MatchUpdate) -> Written:
     """Change settings or names; the status is re-evaluated against the new settings."""
 
-    def work(conn: Connection) -> Written:
+    def work(conn: Tx) -> Written:
         state = lock_match(conn, match_id)
         game = state.game
         values: dict[str, Any] = {}
@@ -151,7 +151,7 @@ def update_match(db: Database, request: WriteRequest, match_id: str, body: Match
         if not changed:  # a PATCH that changes nothing leaves the version (and ETag) alone
             return _match_written(match_read(state))
         changed.update(version=state.row["version"] + 1, updated_at=utcnow())
-        return _match_written(save_match(conn, state.row, changed))
+        return _match_written(save_match(conn, state, changed))
 
     return run_write(db, request, work)
 
@@ -187,13 +187,13 @@ def end_match(db: Database, request: WriteRequest, match_id: str) -> Written:
     """End match: bank the sheet as it stands, name the winner, record who ended it."""
     assert request.who is not None
 
-    def work(conn: Connection) -> Written:
+    def work(conn: Tx) -> Written:
         state = lock_match(conn, match_id)
         check_writable(state, request)
         now = utcnow()
         match = save_match(
             conn,
-            state.row,
+            state,
             {
                 "status": MatchStatus.ENDED.value,
                 "winner": winner_of(state.game, state.settings, state.sheet, MatchStatus.ENDED),

@@ -6,9 +6,8 @@ import math
 import time
 from dataclasses import dataclass
 
-from sqlalchemy import Connection
-
 from app.db import repository
+from app.db.driver import Tx
 from app.errors import RateLimited
 
 
@@ -21,7 +20,7 @@ class RateLimit:
     window_s: int = 60
 
 
-def count(conn: Connection, limit: RateLimit) -> None:
+def count(conn: Tx, limit: RateLimit) -> None:
     """Count one request in the caller's write transaction; RateLimited past the limit.
 
     The count is part of the transaction it guards: a refused request rolls back and

@@ -13,9 +13,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from pydantic_core import to_jsonable_python
-from sqlalchemy import Connection, RowMapping
 
 from app.db import repository
+from app.db.driver import Tx
 from app.db.engine import Database
 from app.errors import (
     CorrectionConflict,
@@ -46,13 +46,13 @@ from app.services.state import (
 from app.services.writes import WriteRequest, Written, check_writable, etag, lock_match, run_write
 
 
-def _save_match(conn: Connection, state: MatchState, sheet: SheetState, round_count: int) -> int:
+def _save_match(conn: Tx, state: MatchState, sheet: SheetState, round_count: int) -> int:
     """Store the sheet and status after a change; the new version."""
     version = int(state.row["version"]) + 1
     status = status_of(state.game, state.settings, sheet, round_count)
     save_match(
         conn,
-        state.row,
+        state,
         {
             "sheet": state_to_json(sheet),
             "round_count": round_count,
@@ -61,12 +61,13 @@ def _save_match(conn: Connection, state: MatchState, sheet: SheetState, round_co
             "version": version,
             "updated_at": utcnow(),
         },
+        sheet=sheet,
     )
     return version
 
 
 def _revision(
-    conn: Connection,
+    conn: Tx,
     request: WriteRequest,
     match_id: str,
     number: int,
@@ -108,7 +109,7 @@ def _unrecorded(revisions: Sequence[Mapping[Any, Any]]) -> bool:
     return not revisions or revisions[-1]["action"] == "removed"
 
 
-def _keep_entered(conn: Connection, row: Mapping[Any, Any]) -> None:
+def _keep_entered(conn: Tx, row: Mapping[Any, Any]) -> None:
     """Record a round's first input before it is corrected or removed, if not yet."""
     if _unrecorded(repository.list_revisions(conn, row["match_id"], row["number"])):
         repository.insert_revision(conn, _entered(row))
@@ -127,7 +128,7 @@ def add_round(db: Database, request: WriteRequest, match_id: str, body: RoundInp
     """Enter the next round: O(1) in the match's length, from the match's snapshot."""
     assert request.who is not None
 
-    def work(conn: Connection) -> Written:
+    def work(conn: Tx) -> Written:
         state = lock_match(conn, match_id)
         score = score_round(state.game, body, state.settings)
         check_writable(state, request)
@@ -197,7 +198,7 @@ def replace_round(
     """
     assert request.who is not None
 
-    def work(conn: Connection) -> Written:
+    def work(conn: Tx) -> Written:
         state = lock_match(conn, match_id)
         _existing(state, number)
         score = score_round(state.game, body, state.settings)
@@ -245,7 +246,7 @@ def replace_round(
 def delete_round(db: Database, request: WriteRequest, match_id: str, number: int) -> Written:
     """Remove the last round (undo); a decided match reopens if no longer decided."""
 
-    def work(conn: Connection) -> Written:
+    def work(conn: Tx) -> Written:
         state = lock_match(conn, match_id)
         _existing(state, number)
         check_writable(state, request)
@@ -312,7 +313,7 @@ def round_history(db: Database, match_id: str, number: int) -> tuple[RoundHistor
     return history, version
 
 
-def round_rows(db: Database, match_id: str) -> tuple[MatchState, list[RowMapping]]:
+def round_rows(db: Database, match_id: str) -> tuple[MatchState, list[dict[str, Any]]]:
     """The match and all its rounds, for the sheet."""
     with db.read(snapshot=True) as conn:
         row = found(repository.get_match(conn, match_id), match_id)

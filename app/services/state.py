@@ -8,12 +8,12 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import Connection, RowMapping
-
 from app.db import repository
+from app.db.driver import Tx
 from app.games import GAMES, Game
 from app.games.base import Score, SheetState, StrictModel, dealer
 from app.schemas import (
+    GameName,
     MatchRead,
     MatchStatus,
     PlayerRead,
@@ -70,13 +70,13 @@ def fold(
 class MatchState:
     """The match row with its game, settings and sheet in game terms."""
 
-    row: RowMapping | Mapping[str, Any]
+    row: Mapping[str, Any]
     game: Game
     settings: StrictModel
     sheet: SheetState
 
     @classmethod
-    def load(cls, row: RowMapping | Mapping[str, Any]) -> MatchState:
+    def load(cls, row: Mapping[str, Any]) -> MatchState:
         game = GAMES[row["game"]]
         return cls(
             row=row,
@@ -117,22 +117,28 @@ def winner_of(game: Game, settings: Any, sheet: SheetState, status: MatchStatus)
 
 
 def match_read(state: MatchState) -> MatchRead:
-    """What GET /v1/matches/{id} answers."""
+    """What GET /v1/matches/{id} answers.
+
+    Built with ``model_construct``: every value comes from the database or the game's
+    fold already of its declared type, and validating it again on every write cost
+    more than rendering it (a test validates what this builds).
+    """
     row, game, sheet = state.row, state.game, state.sheet
-    players = row["players"]
     teams = None
     if game.team_count:
         names = row["team_names"] or [None] * game.team_count
         teams = [
-            TeamRead(team=t, name=names[t], seats=list(range(t, game.seat_count, game.team_count)))
+            TeamRead.model_construct(
+                team=t, name=names[t], seats=list(range(t, game.seat_count, game.team_count))
+            )
             for t in range(game.team_count)
         ]
     winner = row["winner"]
-    return MatchRead(
+    return MatchRead.model_construct(
         id=row["id"],
-        game=row["game"],
+        game=GameName(row["game"]),
         status=state.status,
-        players=[PlayerRead(seat=i, name=name) for i, name in enumerate(players)],
+        players=[PlayerRead.model_construct(seat=i, name=n) for i, n in enumerate(row["players"])],
         teams=teams,
         settings=state.settings,
         round_count=state.round_count,
@@ -141,10 +147,16 @@ def match_read(state: MatchState) -> MatchRead:
         owed=list(sheet.owed) if sheet.owed is not None else None,
         net=list(sheet.net) if sheet.net is not None else None,
         standings=[
-            StandingRead(rank=s.rank, seats=list(s.seats), total=s.total, team=s.team)
+            StandingRead.model_construct(
+                rank=s.rank, seats=list(s.seats), total=s.total, team=s.team
+            )
             for s in game.standings(sheet)
         ],
-        winner=WinnerRead(**winner) if winner is not None else None,
+        winner=(
+            WinnerRead.model_construct(seats=winner["seats"], team=winner["team"])
+            if winner is not None
+            else None
+        ),
         version=row["version"],
         created_at=row["created_at"],
         updated_at=row["updated_at"],
@@ -154,23 +166,34 @@ def match_read(state: MatchState) -> MatchRead:
 
 
 def save_match(
-    conn: Connection, row: RowMapping | Mapping[str, Any], changes: Mapping[str, Any]
+    conn: Tx, state: MatchState, changes: Mapping[str, Any], *, sheet: SheetState | None = None
 ) -> MatchRead:
     """Write ``changes`` to the match row together with the rendered view of the
-    result (what GET /v1/matches/{id} answers), and return the match as it now is."""
-    match = match_read(MatchState.load({**row, **changes}))
+    result (what GET /v1/matches/{id} answers), and return the match as it now is.
+    ``sheet`` is the new sheet when ``changes`` hold one (saves decoding it again)."""
+    row = {**state.row, **changes}
+    if "settings" in changes:
+        after = MatchState.load(row)
+    else:
+        after = MatchState(
+            row=row,
+            game=state.game,
+            settings=state.settings,
+            sheet=sheet if sheet is not None else state_from_json(row["sheet"]),
+        )
+    match = match_read(after)
     repository.update_match(conn, row["id"], {**changes, "view": match.model_dump_json()})
     return match
 
 
-def add_match(conn: Connection, values: Mapping[str, Any]) -> MatchRead:
+def add_match(conn: Tx, values: Mapping[str, Any]) -> MatchRead:
     """Insert a new match row with its rendered view; the match."""
     match = match_read(MatchState.load(values))
     repository.insert_match(conn, {**values, "view": match.model_dump_json()})
     return match
 
 
-def match_view(conn: Connection, match_id: str) -> tuple[str, int] | None:
+def match_view(conn: Tx, match_id: str) -> tuple[str, int] | None:
     """The rendered match and its version, as stored at the last write (rows written
     before views were stored are rendered now)."""
     stored = repository.get_match_view(conn, match_id)
@@ -191,9 +214,7 @@ def last_row(game: Game, points: Iterable[Sequence[int]]) -> tuple[tuple[int, ..
     return rows[0] if rows else ((), game.initial_state())
 
 
-def round_read(
-    row: Mapping[str, Any] | RowMapping, cells: Sequence[int], sheet: SheetState
-) -> dict[str, Any]:
+def round_read(row: Mapping[str, Any], cells: Sequence[int], sheet: SheetState) -> dict[str, Any]:
     """A round as clients read it (the RoundRead shape): its input, its score, and its
     row of the sheet (``cells`` and the sheet after it, from the fold)."""
     result = row["result"]

@@ -15,9 +15,9 @@ from datetime import timedelta
 from typing import Any
 
 from pydantic import BaseModel
-from sqlalchemy import Connection
 
 from app.db import repository
+from app.db.driver import Tx
 from app.db.engine import Database
 from app.errors import (
     IdempotencyKeyInFlight,
@@ -81,9 +81,7 @@ def etag(version: int) -> str:
     return f'"v{version}"'
 
 
-def run_write(
-    db: Database, request: WriteRequest, work: Callable[[Connection], Written]
-) -> Written:
+def run_write(db: Database, request: WriteRequest, work: Callable[[Tx], Written]) -> Written:
     """Run ``work`` in one write transaction, honouring the request's Idempotency-Key.
 
     The first response of a request that passed validation is stored with the key:
@@ -111,7 +109,7 @@ def run_write(
     raise conflict
 
 
-def lock_match(conn: Connection, match_id: str) -> MatchState:
+def lock_match(conn: Tx, match_id: str) -> MatchState:
     """Load the match for a write, locking its row until the transaction ends."""
     row = found(repository.get_match(conn, match_id, for_update=True), match_id)
     return MatchState.load(row)
@@ -130,7 +128,7 @@ def check_writable(state: MatchState, request: WriteRequest) -> None:
         raise MatchEnded("the match has ended; it accepts no change")
 
 
-def _claim(conn: Connection, once: Once) -> Written | None:
+def _claim(conn: Tx, once: Once) -> Written | None:
     now = utcnow()
     values = {
         "scope": once.scope,
@@ -158,7 +156,7 @@ def _claim(conn: Connection, once: Once) -> Written | None:
     )
 
 
-def _record(conn: Connection, once: Once, written: Written) -> None:
+def _record(conn: Tx, once: Once, written: Written) -> None:
     repository.update_idempotency_key(
         conn,
         once.scope,

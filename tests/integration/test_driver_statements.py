@@ -1,6 +1,6 @@
-"""The driver-level statements (app/db/driver.py) store and read values exactly as
+"""The statements on the driver (app/db/driver.py) store and read values exactly as
 SQLAlchemy's column types do, on SQLite and on PostgreSQL: a row written by one is
-read back identically by the other."""
+read back identically by the other; transactions commit and roll back as they should."""
 
 from datetime import UTC, datetime
 from typing import Any
@@ -51,14 +51,14 @@ def test_a_row_written_on_the_driver_reads_back_the_same_through_sqlalchemy(db: 
     values = _match("driver-write-1")
     with db.write() as conn:
         repository.insert_match(conn, values)
-    with db.read() as conn:
+    with db.engine.connect() as conn:
         row = conn.execute(select(MATCH).where(MATCH.c.id == "driver-write-1")).mappings().one()
     assert dict(row) == values
 
 
 def test_a_row_written_through_sqlalchemy_reads_back_the_same_on_the_driver(db: Database) -> None:
     values = _match("driver-read-1", winner={"seats": [0], "team": None}, ended_at=WHEN)
-    with db.write() as conn:
+    with db.engine.begin() as conn:
         conn.execute(MATCH.insert(), values)
     with db.read() as conn:
         row = repository.get_match(conn, "driver-read-1")
@@ -75,7 +75,7 @@ def test_an_update_on_the_driver_changes_only_what_it_names(db: Database) -> Non
         repository.update_match(
             conn, "driver-update-1", {"version": 2, "sheet": {"totals": [5]}, "updated_at": later}
         )
-    with db.read() as conn:
+    with db.engine.connect() as conn:
         row = conn.execute(select(MATCH).where(MATCH.c.id == "driver-update-1")).mappings().one()
     assert row["version"] == 2
     assert row["sheet"] == {"totals": [5]}
@@ -97,3 +97,5 @@ def test_driver_errors_are_raised_as_sqlalchemy_raises_them(db: Database) -> Non
         repository.insert_match(conn, _match("driver-dup-1"))
     with pytest.raises(IntegrityError), db.write() as conn:
         DriverTable(MATCH).insert(conn, _match("driver-dup-1"))
+    with db.read() as conn:  # the failed transaction left the pooled connection usable
+        assert repository.get_match(conn, "driver-dup-1") is not None

@@ -41,7 +41,7 @@ def test_creating_a_match_forgets_keys_older_than_a_day(database_url: str) -> No
     )
     once = Once.of("prune-trigger", scope="", request="POST /v1/matches", body=body)
     matches.create_match(db, WriteRequest(once=once), body)
-    with db.read() as conn:
+    with db.engine.connect() as conn:
         kept = set(conn.execute(select(IDEMPOTENCY_KEY.c.key)).scalars())
     assert "old-key" not in kept
     assert {"recent-key", "prune-trigger"} <= kept

@@ -6,8 +6,6 @@ import sqlite3
 import time
 from pathlib import Path
 
-from sqlalchemy import text
-
 from app.db.engine import Checkpointer, Database
 from app.settings import Settings
 
@@ -16,13 +14,13 @@ def test_commits_leave_checkpoints_to_the_checkpointer(tmp_path: Path) -> None:
     path = tmp_path / "c.db"
     db = Database(Settings(database_url=f"sqlite:///{path}"))
     try:
-        with db.write() as conn:
-            pages = conn.exec_driver_sql("PRAGMA wal_autocheckpoint").scalar_one()
-            conn.execute(text("CREATE TABLE t (n INTEGER)"))
+        with db.write() as tx:
+            pages = tx.driver.execute("PRAGMA wal_autocheckpoint").fetchone()[0]
+            tx.driver.execute("CREATE TABLE t (n INTEGER)")
         assert pages == Checkpointer.BACKSTOP_PAGES
         for n in range(50):
-            with db.write() as conn:
-                conn.execute(text("INSERT INTO t VALUES (:n)"), {"n": n})
+            with db.write() as tx:
+                tx.driver.execute("INSERT INTO t VALUES (?)", (n,))
         deadline = time.monotonic() + 10
         copied = 0
         while time.monotonic() < deadline:
