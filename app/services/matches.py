@@ -39,12 +39,13 @@ from app.services.writes import (
 )
 
 
-def _match_written(match: MatchRead) -> Written:
-    return Written(status=200, body=match.model_dump(mode="json"), headers=_etag(match))
+def _match_written(match: dict[str, Any]) -> Written:
+    """A write's answer: the match as JSON data (``save_match``)."""
+    return Written(status=200, body=match, headers=_etag(match["version"]))
 
 
-def _etag(match: MatchRead) -> dict[str, str]:
-    return {"ETag": etag(match.version)}
+def _etag(version: int) -> dict[str, str]:
+    return {"ETag": etag(version)}
 
 
 def create_match(
@@ -96,7 +97,7 @@ def create_match(
         return Written(
             status=201,
             body=created.model_dump(mode="json"),
-            headers={"Location": f"/v1/matches/{match_id}", **_etag(match)},
+            headers={"Location": f"/v1/matches/{match_id}", **_etag(match["version"])},
         )
 
     return run_write(db, request, work)
@@ -149,7 +150,7 @@ def update_match(db: Database, request: WriteRequest, match_id: str, body: Match
             values["winner"] = winner_of(game, settings, state.sheet, status)
         changed = {k: v for k, v in values.items() if v != state.row[k]}
         if not changed:  # a PATCH that changes nothing leaves the version (and ETag) alone
-            return _match_written(match_read(state))
+            return _match_written(match_read(state).model_dump(mode="json"))
         changed.update(version=state.row["version"] + 1, updated_at=utcnow())
         return _match_written(save_match(conn, state, changed))
 

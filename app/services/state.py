@@ -6,20 +6,18 @@ from collections import deque
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, cast
+
+import orjson
+from pydantic_core import to_json
 
 from app.db import repository
 from app.db.driver import Tx
 from app.games import GAMES, Game
 from app.games.base import Score, SheetState, StrictModel, dealer
 from app.schemas import (
-    GameName,
     MatchRead,
     MatchStatus,
-    PlayerRead,
-    StandingRead,
-    TeamRead,
-    WinnerRead,
 )
 
 
@@ -116,60 +114,61 @@ def winner_of(game: Game, settings: Any, sheet: SheetState, status: MatchStatus)
     }
 
 
-def match_read(state: MatchState) -> MatchRead:
-    """What GET /v1/matches/{id} answers.
-
-    Built with ``model_construct``: every value comes from the database or the game's
-    fold already of its declared type, and validating it again on every write cost
-    more than rendering it (a test validates what this builds).
-    """
+def match_data(state: MatchState) -> dict[str, Any]:
+    """The match as GET /v1/matches/{id} answers it, as plain data in MatchRead's
+    field order (timestamps still datetimes, settings still their model)."""
     row, game, sheet = state.row, state.game, state.sheet
     teams = None
     if game.team_count:
         names = row["team_names"] or [None] * game.team_count
         teams = [
-            TeamRead.model_construct(
-                team=t, name=names[t], seats=list(range(t, game.seat_count, game.team_count))
-            )
+            {"team": t, "name": names[t], "seats": list(range(t, game.seat_count, game.team_count))}
             for t in range(game.team_count)
         ]
     winner = row["winner"]
-    return MatchRead.model_construct(
-        id=row["id"],
-        game=GameName(row["game"]),
-        status=state.status,
-        players=[PlayerRead.model_construct(seat=i, name=n) for i, n in enumerate(row["players"])],
-        teams=teams,
-        settings=state.settings,
-        round_count=state.round_count,
-        next_dealer=state.dealer_of(state.round_count + 1),
-        totals=list(sheet.totals),
-        owed=list(sheet.owed) if sheet.owed is not None else None,
-        net=list(sheet.net) if sheet.net is not None else None,
-        standings=[
-            StandingRead.model_construct(
-                rank=s.rank, seats=list(s.seats), total=s.total, team=s.team
-            )
+    return {
+        "id": row["id"],
+        "game": row["game"],
+        "status": row["status"],
+        "players": [{"seat": i, "name": name} for i, name in enumerate(row["players"])],
+        "teams": teams,
+        "settings": state.settings,
+        "round_count": state.round_count,
+        "next_dealer": state.dealer_of(state.round_count + 1),
+        "totals": list(sheet.totals),
+        "owed": list(sheet.owed) if sheet.owed is not None else None,
+        "net": list(sheet.net) if sheet.net is not None else None,
+        "standings": [
+            {"rank": s.rank, "seats": list(s.seats), "total": s.total, "team": s.team}
             for s in game.standings(sheet)
         ],
-        winner=(
-            WinnerRead.model_construct(seats=winner["seats"], team=winner["team"])
-            if winner is not None
-            else None
+        "winner": (
+            {"seats": winner["seats"], "team": winner["team"]} if winner is not None else None
         ),
-        version=row["version"],
-        created_at=row["created_at"],
-        updated_at=row["updated_at"],
-        ended_at=row["ended_at"],
-        ended_by=row["ended_by"],
-    )
+        "version": row["version"],
+        "created_at": row["created_at"],
+        "updated_at": row["updated_at"],
+        "ended_at": row["ended_at"],
+        "ended_by": row["ended_by"],
+    }
+
+
+def match_read(state: MatchState) -> MatchRead:
+    """What GET /v1/matches/{id} answers, as its model."""
+    return MatchRead.model_validate(match_data(state))
+
+
+def render(data: dict[str, Any]) -> str:
+    """``match_data`` as JSON, exactly as ``MatchRead.model_dump_json`` writes it (a test
+    holds the two equal): pydantic-core's encoder, without building the models first."""
+    return to_json(data).decode()
 
 
 def save_match(
     conn: Tx, state: MatchState, changes: Mapping[str, Any], *, sheet: SheetState | None = None
-) -> MatchRead:
+) -> dict[str, Any]:
     """Write ``changes`` to the match row together with the rendered view of the
-    result (what GET /v1/matches/{id} answers), and return the match as it now is.
+    result (what GET /v1/matches/{id} answers); the match as it now is (JSON data).
     ``sheet`` is the new sheet when ``changes`` hold one (saves decoding it again)."""
     row = {**state.row, **changes}
     if "settings" in changes:
@@ -181,16 +180,16 @@ def save_match(
             settings=state.settings,
             sheet=sheet if sheet is not None else state_from_json(row["sheet"]),
         )
-    match = match_read(after)
-    repository.update_match(conn, row["id"], {**changes, "view": match.model_dump_json()})
-    return match
+    view = render(match_data(after))
+    repository.update_match(conn, row["id"], {**changes, "view": view})
+    return cast(dict[str, Any], orjson.loads(view))
 
 
-def add_match(conn: Tx, values: Mapping[str, Any]) -> MatchRead:
-    """Insert a new match row with its rendered view; the match."""
-    match = match_read(MatchState.load(values))
-    repository.insert_match(conn, {**values, "view": match.model_dump_json()})
-    return match
+def add_match(conn: Tx, values: Mapping[str, Any]) -> dict[str, Any]:
+    """Insert a new match row with its rendered view; the match (JSON data)."""
+    view = render(match_data(MatchState.load(values)))
+    repository.insert_match(conn, {**values, "view": view})
+    return cast(dict[str, Any], orjson.loads(view))
 
 
 def match_view(conn: Tx, match_id: str) -> tuple[str, int] | None:
@@ -203,7 +202,7 @@ def match_view(conn: Tx, match_id: str) -> tuple[str, int] | None:
     if view is None:
         row = repository.get_match(conn, match_id)
         assert row is not None
-        return match_read(MatchState.load(row)).model_dump_json(), version
+        return render(match_data(MatchState.load(row))), version
     return view, version
 
 
