@@ -42,7 +42,7 @@ class Sql:
 class Tx:
     """A pooled DBAPI connection for one unit of work: a transaction or a read."""
 
-    __slots__ = ("_dbapi_error", "_dialect", "_pooled", "driver", "sqlite")
+    __slots__ = ("_dbapi_error", "_dialect", "_pooled", "broken", "driver", "sqlite")
 
     def __init__(self, pooled: PoolProxiedConnection, dialect: Dialect, sqlite: bool) -> None:
         self._pooled = pooled
@@ -50,6 +50,11 @@ class Tx:
         self._dbapi_error: type[Exception] = dialect.loaded_dbapi.Error
         self.driver: Any = pooled.driver_connection
         self.sqlite = sqlite
+        self.broken = False  # the connection was lost: it goes back to the pool invalidated
+
+    def close(self) -> None:
+        """Give the connection back to the pool."""
+        self._pooled.close()
 
     def execute(self, sql: Sql, params: Sequence[Any] = ()) -> Any:
         """Run a statement; the driver's cursor."""
@@ -102,6 +107,7 @@ class Tx:
         """The driver's error as SQLAlchemy raises it (OperationalError, IntegrityError, ...),
         so that it is handled as any other; a lost connection is dropped from the pool."""
         if self._dialect.is_disconnect(error, self.driver, None):
+            self.broken = True
             self._pooled.invalidate(error)
         wrapped: StatementError = DBAPIError.instance(statement, params, error, self._dbapi_error)
         return wrapped

@@ -18,12 +18,12 @@ import orjson
 from sqlalchemy import Engine, create_engine, event, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import DBAPIError
-from sqlalchemy.pool import PoolProxiedConnection
 
 from app.db.driver import Tx
 from app.settings import Settings
 
 V = TypeVar("V")
+HELD_SQLITE_CONNECTIONS = 4
 # PostgreSQL: the first statement of the transaction psycopg begins implicitly.
 _REPEATABLE_READ = "SET TRANSACTION ISOLATION LEVEL REPEATABLE READ"
 logger = logging.getLogger("squarescores")
@@ -68,6 +68,7 @@ class Database:
             kwargs["pool_size"] = settings.database_pool_size
         self.engine: Engine = create_engine(url, **kwargs)
         self._caches: dict[str, LRUCache[Any]] = {}
+        self._held: list[Tx] = []
         self._checkpointer: Checkpointer | None = None
         if self.is_sqlite:
             _configure_sqlite(self.engine, settings.sqlite_busy_timeout_ms)
@@ -82,14 +83,13 @@ class Database:
         one consistent state); ``snapshot=True`` holds one across several statements
         (on PostgreSQL, REPEATABLE READ: one snapshot for all of them).
         """
-        pooled = self._checkout()
+        tx = self._checkout()
         try:
-            tx = Tx(pooled, self.engine.dialect, self.is_sqlite)
             if snapshot:
                 tx.run("BEGIN" if self.is_sqlite else _REPEATABLE_READ)
             yield tx
         finally:
-            pooled.close()  # back to the pool, which rolls back what is left open
+            self._release(tx)
 
     @contextmanager
     def write(self) -> Iterator[Tx]:
@@ -99,24 +99,43 @@ class Database:
         before it reads, so two writers queue on the busy timeout instead of one
         failing with "database is locked" when it tries to upgrade a read lock.
         """
-        pooled = self._checkout()
+        tx = self._checkout()
         try:
-            tx = Tx(pooled, self.engine.dialect, self.is_sqlite)
             if self.is_sqlite:
                 tx.run("BEGIN IMMEDIATE")
             yield tx
             tx.commit()
         finally:
-            pooled.close()  # back to the pool, which rolls back an unfinished transaction
+            self._release(tx)
 
-    def _checkout(self) -> PoolProxiedConnection:
-        """A connection from the pool; an unreachable database raises as SQLAlchemy's
-        own connections do (OperationalError)."""
+    def _checkout(self) -> Tx:
+        """A connection: on SQLite one this process holds if it has one idle, else one
+        from the pool; an unreachable database raises as SQLAlchemy's own connections
+        do (OperationalError)."""
+        if self._held:
+            return self._held.pop()
         dbapi_error = self.engine.dialect.loaded_dbapi.Error
         try:
-            return self.engine.raw_connection()
+            pooled = self.engine.raw_connection()
         except dbapi_error as error:
             raise DBAPIError.instance(None, None, error, dbapi_error) from error
+        return Tx(pooled, self.engine.dialect, self.is_sqlite)
+
+    def _release(self, tx: Tx) -> None:
+        """Roll back what the unit of work left open and give the connection back.
+
+        SQLite connections are kept by this process for the next unit of work (up to
+        ``HELD_SQLITE_CONNECTIONS``): checking one out of SQLAlchemy's pool and back
+        in cost more than the statements of a read. A SQLite file has no server
+        that could drop them. PostgreSQL's go back to the pool, which pings them
+        before lending them again.
+        """
+        if self.is_sqlite and not tx.broken and len(self._held) < HELD_SQLITE_CONNECTIONS:
+            if tx.driver.in_transaction:
+                tx.driver.rollback()
+            self._held.append(tx)
+        else:
+            tx.close()  # back to the pool, which rolls back an unfinished transaction
 
     def cache(self, name: str, maxsize: int) -> LRUCache[Any]:
         """A process-local cache of rows that never change, kept with this database."""
@@ -133,6 +152,8 @@ class Database:
         """Close every pooled connection (and stop the SQLite checkpointer)."""
         if self._checkpointer is not None:
             self._checkpointer.stop()
+        while self._held:
+            self._held.pop().close()
         self.engine.dispose()
 
 

@@ -99,3 +99,21 @@ def test_driver_errors_are_raised_as_sqlalchemy_raises_them(db: Database) -> Non
         DriverTable(MATCH).insert(conn, _match("driver-dup-1"))
     with db.read() as conn:  # the failed transaction left the pooled connection usable
         assert repository.get_match(conn, "driver-dup-1") is not None
+
+
+def test_connections_kept_for_reuse_come_back_clean(db: Database) -> None:
+    for n in range(8):
+        with pytest.raises(RuntimeError), db.write() as conn:
+            repository.insert_match(conn, _match(f"driver-held-{n}"))
+            raise RuntimeError("the write fails with its transaction open")
+        with db.read(snapshot=True) as conn:
+            assert repository.get_match(conn, f"driver-held-{n}") is None
+    with db.write() as conn:  # BEGIN IMMEDIATE would fail inside a transaction left open
+        repository.insert_match(conn, _match("driver-held-ok"))
+    with db.read() as conn:
+        assert repository.get_match(conn, "driver-held-ok") is not None
+    if db.is_sqlite:
+        assert 1 <= len(db._held) <= 4
+        assert not any(tx.driver.in_transaction for tx in db._held)
+    else:
+        assert db._held == []
