@@ -22,6 +22,9 @@ def test_request_id_is_echoed_or_generated(client: Any) -> None:
     assert echoed.headers["x-request-id"] == "phone-42.abc"
     generated = client.get("/healthz")
     assert len(generated.headers["x-request-id"]) == 32
+    again = client.get("/healthz").headers["x-request-id"]
+    assert again != generated.headers["x-request-id"]
+    assert int(again, 16) >= 0  # hex, as a UUID's digits
     unsafe = client.get("/healthz", headers={"X-Request-ID": "bad id\twith spaces"})
     assert unsafe.headers["x-request-id"] != "bad id\twith spaces"
     for response in (
