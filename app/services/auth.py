@@ -10,7 +10,7 @@ import hmac
 import secrets
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 from app.db import repository
 from app.db.engine import Database, LRUCache
@@ -90,22 +90,37 @@ def authenticate(db: Database, token: str | None) -> Principal:
     if not token or len(token) > MAX_TOKEN_LENGTH or token.count(".") != 1:
         raise Unauthenticated("send Authorization: Bearer <token> with a token of this match")
     credential_id, secret = token.split(".")
-    known = _credentials(db).get(credential_id)
+    cache = _credentials(db)
+    known = cache.get(credential_id)
     if known is None:
         with db.read() as conn:
             row = repository.get_credential(conn, credential_id)
         if row is None:
             raise Unauthenticated("the token is not known")
-        known = (row["secret_hash"], Principal(row["match_id"], Role(row["role"]), row["seat"]))
-        _credentials(db).put(credential_id, known)
-    secret_hash, principal = known
-    if not hmac.compare_digest(secret_hash, _hash(secret)):
+        principal = Principal(row["match_id"], Role(row["role"]), row["seat"])
+        known = _Known(secret_hash=row["secret_hash"], principal=principal, secret=None)
+        cache.put(credential_id, known)
+    if known.secret is not None:  # verified before: no need to hash it again
+        if hmac.compare_digest(known.secret, secret):
+            return known.principal
         raise Unauthenticated("the token is not known")
-    return principal
+    if not hmac.compare_digest(known.secret_hash, _hash(secret)):
+        raise Unauthenticated("the token is not known")
+    cache.put(credential_id, known._replace(secret=secret))
+    return known.principal
 
 
-def _credentials(db: Database) -> LRUCache[tuple[str, Principal]]:
-    """Credentials never change once issued, so each process keeps the ones it has seen."""
+class _Known(NamedTuple):
+    """A credential this process has read; ``secret`` once a token has matched its hash."""
+
+    secret_hash: str
+    principal: Principal
+    secret: str | None
+
+
+def _credentials(db: Database) -> LRUCache[_Known]:
+    """Credentials never change once issued, so each process keeps the ones it has seen,
+    and the secret that matched, so a token is hashed once per process, not per request."""
     return db.cache("credentials", CREDENTIAL_CACHE_SIZE)
 
 

@@ -133,3 +133,22 @@ def test_malformed_json_still_answers_401_403_404_first(table: Table) -> None:
         table.url + "/rounds", content=garbage, headers={**json_header, **table.auth(1)}
     )
     assert allowed.status_code == 422 and allowed.json()["code"] == "malformed_json"
+
+
+def test_a_token_is_hashed_once_per_process_and_a_wrong_secret_still_fails(
+    table: Table, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from app.services import auth
+
+    hashed: list[str] = []
+    original = auth._hash
+    monkeypatch.setattr(auth, "_hash", lambda secret: hashed.append(secret) or original(secret))
+    token = table.tokens["viewer"]
+    for _ in range(3):
+        assert table.get(who="viewer").status_code == 200
+    assert len(hashed) == 1
+    credential_id, secret = token.split(".")
+    wrong = f"{credential_id}.{secret[:-1]}{'A' if secret[-1] != 'A' else 'B'}"
+    response = table.client.get(table.url, headers={"Authorization": f"Bearer {wrong}"})
+    assert response.status_code == 401
+    assert table.get(who="viewer").status_code == 200
