@@ -4,10 +4,11 @@ The SQL goes to the driver (app/db/driver.py says why); the tables and their
 columns are the ones app/db/models.py declares and the migrations create.
 """
 
-import json
 from collections.abc import Iterable, Mapping
 from datetime import datetime
 from typing import Any
+
+import orjson
 
 from app.db.driver import DriverTable, Sql, Tx
 from app.db.models import (
@@ -55,6 +56,10 @@ _COUNT_IN_WINDOW = Sql(
     'INSERT INTO "rate_limit_window" ("client", "window", "count") VALUES (?, ?, 1) '
     'ON CONFLICT ("client", "window") DO UPDATE SET "count" = "rate_limit_window"."count" + 1 '
     'RETURNING "count"'
+)
+_LAST_REVISION_ACTION = Sql(
+    'SELECT "action" FROM "round_revision" WHERE "match_id" = ? AND "number" = ? '
+    'ORDER BY "id" DESC LIMIT 1'
 )
 _PRUNE_WINDOWS = Sql('DELETE FROM "rate_limit_window" WHERE "window" < ?')
 
@@ -108,7 +113,7 @@ def list_rounds(tx: Tx, match_id: str, *, from_number: int = 1) -> list[dict[str
 def list_points(tx: Tx, match_id: str, *, through: int) -> list[list[int]]:
     """The points of rounds 1..``through`` in order: all the sheet's fold needs."""
     texts = [row[0] for row in tx.all(_LIST_POINTS, (match_id, through))]
-    points: list[list[int]] = json.loads("[" + ",".join(texts) + "]")
+    points: list[list[int]] = orjson.loads("[" + ",".join(texts) + "]")
     return points
 
 
@@ -116,7 +121,7 @@ def sheet_rows(tx: Tx, match_id: str) -> list[tuple[int, int, list[int], Any]]:
     """(number, dealer, points, result) of every round in order: what the sheet needs,
     with the JSON columns fetched as text and decoded in one go."""
     rows = tx.all(_SHEET_ROWS, (match_id,))
-    decoded = json.loads("[" + ",".join(f"[{r[2]},{r[3]}]" for r in rows) + "]")
+    decoded = orjson.loads("[" + ",".join(f"[{r[2]},{r[3]}]" for r in rows) + "]")
     return [(r[0], r[1], d[0], d[1]) for r, d in zip(rows, decoded, strict=True)]
 
 
@@ -159,6 +164,12 @@ def insert_revision(tx: Tx, values: Mapping[str, Any]) -> None:
 def list_revisions(tx: Tx, match_id: str, number: int) -> list[dict[str, Any]]:
     """Every input round ``number`` has held, oldest first."""
     return _ROUND_REVISION.select(tx, {"match_id": match_id, "number": number}, order_by="id")
+
+
+def last_revision_action(tx: Tx, match_id: str, number: int) -> str | None:
+    """The action of the latest revision of round ``number``; None when it has none."""
+    found = tx.one(_LAST_REVISION_ACTION, (match_id, number))
+    return None if found is None else str(found[0])
 
 
 def count_in_window(tx: Tx, client: str, window: int) -> int:

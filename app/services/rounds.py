@@ -102,16 +102,17 @@ def _entered(row: Mapping[Any, Any]) -> dict[str, Any]:
     }
 
 
-def _unrecorded(revisions: Sequence[Mapping[Any, Any]]) -> bool:
-    """Whether the round that now holds its number is missing from its revisions:
-    a round's first input is recorded only when a correction or a removal replaces
-    it (one insert less for every round entered)."""
-    return not revisions or revisions[-1]["action"] == "removed"
+def _unrecorded(last_action: str | None) -> bool:
+    """Whether the round that now holds its number is missing from its revisions,
+    given the action of the latest: a round's first input is recorded only when a
+    correction or a removal replaces it (one insert less for every round entered)."""
+    return last_action is None or last_action == "removed"
 
 
 def _keep_entered(conn: Tx, row: Mapping[Any, Any]) -> None:
     """Record a round's first input before it is corrected or removed, if not yet."""
-    if _unrecorded(repository.list_revisions(conn, row["match_id"], row["number"])):
+    last = repository.last_revision_action(conn, row["match_id"], row["number"])
+    if _unrecorded(last):
         repository.insert_revision(conn, _entered(row))
 
 
@@ -134,7 +135,7 @@ def add_round(db: Database, request: WriteRequest, match_id: str, body: RoundInp
         check_writable(state, request)
         if state.status is MatchStatus.DECIDED:
             raise MatchDecided("the match is decided: end it, or correct or remove a round")
-        cells, sheet = state.game.apply(state.sheet, score)
+        cells, sheet = state.game.apply(state.sheet, score.points)
         number = state.round_count + 1
         now = utcnow()
         values = {
@@ -170,12 +171,14 @@ class _Refold:
 def _refold(state: MatchState, points: Sequence[Sequence[int]], number: int) -> _Refold:
     """One pass over the rounds' points (RULES.md §3 needs k; the answer, the row)."""
     game, settings = state.game, state.settings
+    apply, is_decided = game.apply, game.is_decided  # the loop runs once a round
     decided_at: int | None = None
     decided_sheet: SheetState | None = None
     row: tuple[tuple[int, ...], SheetState] | None = None
     sheet = game.initial_state()
-    for index, (cells, sheet) in enumerate(fold(game, points), start=1):
-        if decided_at is None and game.is_decided(sheet, settings, index):
+    for index, each in enumerate(points, start=1):
+        cells, sheet = apply(sheet, each)
+        if decided_at is None and is_decided(sheet, settings, index):
             decided_at, decided_sheet = index, sheet
         if index == number:
             row = (cells, sheet)
@@ -292,7 +295,7 @@ def round_history(db: Database, match_id: str, number: int) -> tuple[RoundHistor
         version = found(repository.get_match(conn, match_id), match_id)["version"]
         rows: list[Mapping[Any, Any]] = list(repository.list_revisions(conn, match_id, number))
         current = repository.get_round(conn, match_id, number)
-    if current is not None and _unrecorded(rows):
+    if current is not None and _unrecorded(rows[-1]["action"] if rows else None):
         rows.append(_entered(current))
     if not rows:
         raise RoundNotFound(f"the match has no round {number}, and never had")
