@@ -203,8 +203,8 @@ class AlkortGame:
     def initial_state(self) -> SheetState:
         return SheetState(totals=(0,) * TEAMS)
 
-    def apply(self, state: SheetState, score: Score) -> tuple[tuple[int, ...], SheetState]:
-        cells = tuple(score.points)
+    def apply(self, state: SheetState, points: Sequence[int]) -> tuple[tuple[int, ...], SheetState]:
+        cells = tuple(points)
         totals = tuple(t + c for t, c in zip(state.totals, cells, strict=True))
         return cells, SheetState(totals=totals)
 

@@ -299,8 +299,8 @@ class AsszortiGame:
         zero = (0,) * SEATS
         return SheetState(totals=zero, owed=zero, net=zero)
 
-    def apply(self, state: SheetState, score: Score) -> tuple[tuple[int, ...], SheetState]:
-        return settle(state, score.points)
+    def apply(self, state: SheetState, points: Sequence[int]) -> tuple[tuple[int, ...], SheetState]:
+        return settle(state, points)
 
     def is_decided(self, state: SheetState, settings: AsszortiSettings, round_count: int) -> bool:
         return settings.planned_deals is not None and round_count >= settings.planned_deals

@@ -63,11 +63,6 @@ class Score(NamedTuple):
     points: tuple[int, ...]
     breakdown: Mapping[str, Any]
 
-    @classmethod
-    def of_points(cls, points: Sequence[int]) -> Score:
-        """A stored round's score, as much of it as folding the sheet needs."""
-        return cls(net=None, points=tuple(points), breakdown={})
-
 
 class SheetState(NamedTuple):
     """The running sheet after some rounds: what the fold carries forward."""
@@ -115,12 +110,10 @@ class Game(Protocol):
     def initial_state(self) -> SheetState:
         """The sheet before any round."""
 
-    def apply(self, state: SheetState, score: Score) -> tuple[tuple[int, ...], SheetState]:
-        """Add one scored round to the sheet: the row's cells and the new state.
-
-        Only ``score.points`` may be read: a correction refolds later rounds from
-        their stored points alone.
-        """
+    def apply(self, state: SheetState, points: Sequence[int]) -> tuple[tuple[int, ...], SheetState]:
+        """Add one round to the sheet from its score's ``points``: the row's cells and
+        the new state. Points are all a round keeps for the fold: a correction refolds
+        later rounds from their stored points alone."""
 
     def is_decided(self, state: SheetState, settings: Any, round_count: int) -> bool:
         """Whether the match is over but for End match (target reached, deals played)."""

@@ -60,7 +60,7 @@ def fold(
     """Each round's cells and the sheet after it, from the rounds' points in order."""
     sheet = state if state is not None else game.initial_state()
     for each in points:
-        cells, sheet = game.apply(sheet, Score.of_points(each))
+        cells, sheet = game.apply(sheet, each)
         yield cells, sheet
 
 

@@ -223,7 +223,7 @@ def test_fold_puts_points_under_the_winning_team() -> None:
         tricks(1, 0, 1, 0, 1, 0, 1, 0, 1),
         points(1, 5),
     ):
-        cells, sheet = GAME.apply(sheet, score(round_input))
+        cells, sheet = GAME.apply(sheet, score(round_input).points)
         rows.append(cells)
     assert rows == [(6, 0), (0, 1), (0, 5)]
     assert sheet == SheetState(totals=(6, 6), owed=None, net=None)

@@ -75,7 +75,7 @@ def test_totals_are_the_sum_of_each_teams_points(
     sums = [0, 0]
     for deal in deals:
         result = GAME.score(deal, AlkortSettings())
-        cells, sheet = GAME.apply(sheet, result)
+        cells, sheet = GAME.apply(sheet, result.points)
         assert cells == result.points
         for team in (0, 1):
             sums[team] += result.points[team]

@@ -329,7 +329,9 @@ def test_sheet_worked_check_after_hand_one() -> None:
     state = GAME.initial_state()
     assert state.totals == (0, 0, 0)
     assert state.owed == (0, 0, 0)
-    cells, state = GAME.apply(state, GAME.score(hand(declarer=BERTA, tricks=[2, 7, 2]), DEFAULT))
+    cells, state = GAME.apply(
+        state, GAME.score(hand(declarer=BERTA, tricks=[2, 7, 2]), DEFAULT).points
+    )
     assert cells == (0, 18, 0)
     assert state.totals == (0, 18, 0)
     assert state.owed == (9, 0, 9)
@@ -338,11 +340,12 @@ def test_sheet_worked_check_after_hand_one() -> None:
 
 def test_sheet_worked_check_anna_wins_plus_18_next() -> None:
     state = GAME.initial_state()
-    _, state = GAME.apply(state, GAME.score(hand(declarer=BERTA, tricks=[2, 7, 2]), DEFAULT))
+    first = GAME.score(hand(declarer=BERTA, tricks=[2, 7, 2]), DEFAULT)
+    _, state = GAME.apply(state, first.points)
     second = GAME.score(hand(declarer=ANNA, tricks=[7, 2, 2]), DEFAULT)
     assert second.net is not None
     assert second.net[ANNA] == 18
-    cells, state = GAME.apply(state, second)
+    cells, state = GAME.apply(state, second.points)
     assert cells[ANNA] == 9
     assert state.owed is not None
     assert state.owed[ANNA] == 0
@@ -381,7 +384,9 @@ def test_amounts_round_is_treated_exactly_as_computed_nets() -> None:
     computed = GAME.score(hand(declarer=BERTA, tricks=[2, 7, 2]), DEFAULT)
     manual = GAME.score(amounts(-9, 18, -9), DEFAULT)
     assert manual.net == computed.net == (-9, 18, -9)
-    assert GAME.apply(GAME.initial_state(), manual) == GAME.apply(GAME.initial_state(), computed)
+    assert GAME.apply(GAME.initial_state(), manual.points) == GAME.apply(
+        GAME.initial_state(), computed.points
+    )
 
 
 # --- §1.2 validation: GameRuleError with the field's loc ----------------------------------

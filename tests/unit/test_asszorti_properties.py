@@ -149,7 +149,7 @@ def test_total_minus_owed_is_the_sum_of_nets_after_every_round(
     for round_input in rounds:
         scored = GAME.score(round_input, TABLE)
         assert scored.net is not None
-        _, state = GAME.apply(state, scored)
+        _, state = GAME.apply(state, scored.points)
         nets_so_far = [s + n for s, n in zip(nets_so_far, scored.net, strict=True)]
         assert state.owed is not None
         for seat in range(3):
@@ -163,7 +163,7 @@ def test_cells_totals_and_owed_are_never_negative(rounds: list[RoundInput]) -> N
     state = GAME.initial_state()
     running_totals = [0, 0, 0]
     for round_input in rounds:
-        cells, state = GAME.apply(state, GAME.score(round_input, TABLE))
+        cells, state = GAME.apply(state, GAME.score(round_input, TABLE).points)
         assert len(cells) == 3
         assert all(cell >= 0 for cell in cells)
         assert state.owed is not None
@@ -178,7 +178,7 @@ def test_cells_totals_and_owed_are_never_negative(rounds: list[RoundInput]) -> N
 def test_a_player_never_both_writes_a_cell_and_stays_in_debt(rounds: list[RoundInput]) -> None:
     state = GAME.initial_state()
     for round_input in rounds:
-        cells, state = GAME.apply(state, GAME.score(round_input, TABLE))
+        cells, state = GAME.apply(state, GAME.score(round_input, TABLE).points)
         assert state.owed is not None
         for seat in range(3):
             # debts are paid first: a positive cell means the debt is cleared
