@@ -226,4 +226,6 @@ def _where(where: Mapping[str, Any]) -> str:
 
 def _sqlite_time(value: datetime) -> str:
     """What SQLAlchemy's SQLite DATETIME stores: ``2026-11-29 16:43:59.000123`` (UTC)."""
-    return value.astimezone(UTC).replace(tzinfo=None).isoformat(" ", "microseconds")
+    if value.tzinfo is not UTC:
+        value = value.astimezone(UTC)
+    return value.isoformat(" ", "microseconds")[:26]  # without the "+00:00"

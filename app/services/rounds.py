@@ -12,8 +12,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from pydantic_core import to_jsonable_python
-
 from app.db import repository
 from app.db.driver import Tx
 from app.db.engine import Database
@@ -122,7 +120,7 @@ def _round_written(
     headers = {"ETag": etag(version)}
     if location is not None:
         headers["Location"] = location
-    return Written(status=status, body=to_jsonable_python(round_), headers=headers)
+    return Written(status=status, body=round_, headers=headers)
 
 
 def add_round(db: Database, request: WriteRequest, match_id: str, body: RoundInput) -> Written:

@@ -15,6 +15,7 @@ from datetime import timedelta
 from typing import Any
 
 from pydantic import BaseModel
+from pydantic_core import to_jsonable_python
 
 from app.db import repository
 from app.db.driver import Tx
@@ -71,7 +72,7 @@ class Written:
     """A write's outcome as the client sees it; ``replayed`` when it came from the key store."""
 
     status: int
-    body: dict[str, Any] | None
+    body: dict[str, Any] | None  # what pydantic-core's to_json can write (datetimes too)
     headers: dict[str, str] = field(default_factory=dict)
     replayed: bool = False
 
@@ -161,5 +162,10 @@ def _record(conn: Tx, once: Once, written: Written) -> None:
         conn,
         once.scope,
         once.key,
-        {"status": written.status, "body": written.body, "headers": written.headers},
+        {
+            "status": written.status,
+            # As pydantic-core writes it (timestamps ending in Z), like the response.
+            "body": to_jsonable_python(written.body),
+            "headers": written.headers,
+        },
     )
