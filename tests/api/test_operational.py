@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import json
 import logging
 from typing import Any
@@ -186,3 +187,13 @@ def test_an_unmigrated_postgresql_database_is_503(postgres: Any) -> None:
         response = unmigrated.post("/v1/matches", json=MATCH_BODY)
     assert response.status_code == 503
     assert response.json()["code"] == "database_unavailable"
+
+
+def test_startup_objects_are_frozen_out_of_garbage_collection_while_serving(
+    database_url: str,
+) -> None:
+    gc.unfreeze()
+    with TestClient(create_app(Settings(database_url=database_url))) as serving:
+        assert serving.get("/healthz").status_code == 200
+        assert gc.get_freeze_count() > 10_000
+    assert gc.get_freeze_count() == 0
