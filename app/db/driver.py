@@ -42,7 +42,15 @@ class Sql:
 class Tx:
     """A pooled DBAPI connection for one unit of work: a transaction or a read."""
 
-    __slots__ = ("_dbapi_error", "_dialect", "_pooled", "broken", "driver", "sqlite")
+    __slots__ = (
+        "_dbapi_error",
+        "_dialect",
+        "_pooled",
+        "broken",
+        "driver",
+        "released_at",
+        "sqlite",
+    )
 
     def __init__(self, pooled: PoolProxiedConnection, dialect: Dialect, sqlite: bool) -> None:
         self._pooled = pooled
@@ -51,10 +59,15 @@ class Tx:
         self.driver: Any = pooled.driver_connection
         self.sqlite = sqlite
         self.broken = False  # the connection was lost: it goes back to the pool invalidated
+        self.released_at = 0.0  # when the process last kept it for a later unit of work
 
     def close(self) -> None:
         """Give the connection back to the pool."""
         self._pooled.close()
+
+    def invalidate(self, error: BaseException) -> None:
+        """Tell the pool the connection is lost: it is closed, not lent again."""
+        self._pooled.invalidate(error)
 
     def execute(self, sql: Sql, params: Sequence[Any] = ()) -> Any:
         """Run a statement; the driver's cursor."""
@@ -108,7 +121,7 @@ class Tx:
         so that it is handled as any other; a lost connection is dropped from the pool."""
         if self._dialect.is_disconnect(error, self.driver, None):
             self.broken = True
-            self._pooled.invalidate(error)
+            self.invalidate(error)
         wrapped: StatementError = DBAPIError.instance(statement, params, error, self._dbapi_error)
         return wrapped
 

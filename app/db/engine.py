@@ -8,6 +8,7 @@ with "database is locked" when one of them tries to upgrade a read lock.
 import logging
 import sqlite3
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -23,7 +24,8 @@ from app.db.driver import Tx
 from app.settings import Settings
 
 V = TypeVar("V")
-HELD_SQLITE_CONNECTIONS = 4
+HELD_CONNECTIONS = 4  # at most, per process (and never more than the pool's size)
+IDLE_PING_S = 5.0  # a PostgreSQL connection idle this long is pinged before it is used
 # PostgreSQL: the first statement of the transaction psycopg begins implicitly.
 _REPEATABLE_READ = "SET TRANSACTION ISOLATION LEVEL REPEATABLE READ"
 logger = logging.getLogger("squarescores")
@@ -69,6 +71,11 @@ class Database:
         self.engine: Engine = create_engine(url, **kwargs)
         self._caches: dict[str, LRUCache[Any]] = {}
         self._held: list[Tx] = []
+        self._hold = (
+            HELD_CONNECTIONS
+            if self.is_sqlite
+            else min(HELD_CONNECTIONS, settings.database_pool_size)
+        )
         self._checkpointer: Checkpointer | None = None
         if self.is_sqlite:
             _configure_sqlite(self.engine, settings.sqlite_busy_timeout_ms)
@@ -109,11 +116,15 @@ class Database:
             self._release(tx)
 
     def _checkout(self) -> Tx:
-        """A connection: on SQLite one this process holds if it has one idle, else one
-        from the pool; an unreachable database raises as SQLAlchemy's own connections
-        do (OperationalError)."""
-        if self._held:
-            return self._held.pop()
+        """A connection: one this process kept from an earlier unit of work if it has
+        one, else one from the pool; an unreachable database raises as SQLAlchemy's
+        own connections do (OperationalError)."""
+        while self._held:
+            tx = self._held.pop()
+            if self.is_sqlite or time.monotonic() - tx.released_at < IDLE_PING_S:
+                return tx
+            if self._alive(tx):
+                return tx
         dbapi_error = self.engine.dialect.loaded_dbapi.Error
         try:
             pooled = self.engine.raw_connection()
@@ -121,18 +132,36 @@ class Database:
             raise DBAPIError.instance(None, None, error, dbapi_error) from error
         return Tx(pooled, self.engine.dialect, self.is_sqlite)
 
+    def _alive(self, tx: Tx) -> bool:
+        """Whether a PostgreSQL connection kept idle for a while still answers (it is
+        dropped when it does not): what the pool's pre-ping does, only after idling."""
+        try:
+            tx.driver.execute("SELECT 1").close()
+            tx.driver.rollback()
+        except self.engine.dialect.loaded_dbapi.Error as error:
+            tx.broken = True
+            tx.invalidate(error)
+            tx.close()
+            return False
+        return True
+
     def _release(self, tx: Tx) -> None:
         """Roll back what the unit of work left open and give the connection back.
 
-        SQLite connections are kept by this process for the next unit of work (up to
-        ``HELD_SQLITE_CONNECTIONS``): checking one out of SQLAlchemy's pool and back
-        in cost more than the statements of a read. A SQLite file has no server
-        that could drop them. PostgreSQL's go back to the pool, which pings them
-        before lending them again.
+        The process keeps up to ``HELD_CONNECTIONS`` connections for its next units
+        of work instead of returning them to SQLAlchemy's pool: checking one out and
+        back in cost more than the statements of a read, and on PostgreSQL the pool
+        pings a connection (a round trip) every time it lends it. A kept PostgreSQL
+        connection is pinged only when it has been idle ``IDLE_PING_S`` seconds; one
+        that breaks in use is dropped (``Tx.broken``) and its request answered 503.
         """
-        if self.is_sqlite and not tx.broken and len(self._held) < HELD_SQLITE_CONNECTIONS:
-            if tx.driver.in_transaction:
+        if not tx.broken and len(self._held) < self._hold:
+            if self.is_sqlite:
+                if tx.driver.in_transaction:
+                    tx.driver.rollback()
+            elif tx.driver.info.transaction_status.name != "IDLE":
                 tx.driver.rollback()
+            tx.released_at = time.monotonic()
             self._held.append(tx)
         else:
             tx.close()  # back to the pool, which rolls back an unfinished transaction

@@ -9,7 +9,7 @@ import pytest
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 
-from app.db import repository
+from app.db import engine, repository
 from app.db.driver import DriverTable
 from app.db.engine import Database
 from app.db.models import MATCH
@@ -112,8 +112,26 @@ def test_connections_kept_for_reuse_come_back_clean(db: Database) -> None:
         repository.insert_match(conn, _match("driver-held-ok"))
     with db.read() as conn:
         assert repository.get_match(conn, "driver-held-ok") is not None
+    assert 1 <= len(db._held) <= 4
     if db.is_sqlite:
-        assert 1 <= len(db._held) <= 4
         assert not any(tx.driver.in_transaction for tx in db._held)
     else:
-        assert db._held == []
+        assert {tx.driver.info.transaction_status.name for tx in db._held} == {"IDLE"}
+
+
+def test_a_kept_postgresql_connection_that_died_while_idle_is_replaced(
+    postgres_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    db = Database(Settings(database_url=postgres_url))
+    try:
+        with db.read() as conn:
+            pid = conn.driver.info.backend_pid
+        assert [tx.driver.info.backend_pid for tx in db._held] == [pid]
+        with db.engine.connect() as admin:  # the server drops the idle connection
+            admin.exec_driver_sql(f"SELECT pg_terminate_backend({pid})")
+        monkeypatch.setattr(engine, "IDLE_PING_S", 0.0)
+        with db.read() as conn:
+            assert conn.driver.info.backend_pid != pid
+            assert repository.get_match(conn, "no-such-match") is None
+    finally:
+        db.dispose()
