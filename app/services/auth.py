@@ -89,6 +89,8 @@ def authenticate(db: Database, token: str | None) -> Principal:
     """The principal behind a bearer token, or Unauthenticated."""
     if not token or len(token) > MAX_TOKEN_LENGTH or token.count(".") != 1:
         raise Unauthenticated("send Authorization: Bearer <token> with a token of this match")
+    if not token.isascii():  # tokens are URL-safe base64; compare_digest takes ASCII only
+        raise Unauthenticated("the token is not known")
     credential_id, secret = token.split(".")
     cache = _credentials(db)
     known = cache.get(credential_id)

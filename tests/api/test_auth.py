@@ -152,3 +152,14 @@ def test_a_token_is_hashed_once_per_process_and_a_wrong_secret_still_fails(
     response = table.client.get(table.url, headers={"Authorization": f"Bearer {wrong}"})
     assert response.status_code == 401
     assert table.get(who="viewer").status_code == 200
+
+
+def test_a_token_with_a_non_ascii_secret_is_401_not_500(table: Table) -> None:
+    credential_id = table.tokens["viewer"].split(".")[0]
+    assert table.get(who="viewer").status_code == 200  # its secret is now kept
+    for secret in ("é", "\u00ff" * 10):
+        token = f"{credential_id}.{secret}"
+        response = table.client.get(
+            table.url, headers={"Authorization": f"Bearer {token}".encode("latin-1")}
+        )
+        assert response.status_code == 401, response.text
