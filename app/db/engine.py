@@ -119,8 +119,11 @@ class Database:
         """A connection: one this process kept from an earlier unit of work if it has
         one, else one from the pool; an unreachable database raises as SQLAlchemy's
         own connections do (OperationalError)."""
-        while self._held:
-            tx = self._held.pop()
+        while True:
+            try:
+                tx = self._held.pop()  # atomic: threads sharing a Database never get one twice
+            except IndexError:
+                break
             if self.is_sqlite or time.monotonic() - tx.released_at < IDLE_PING_S:
                 return tx
             if self._alive(tx):
@@ -155,16 +158,22 @@ class Database:
         connection is pinged only when it has been idle ``IDLE_PING_S`` seconds; one
         that breaks in use is dropped (``Tx.broken``) and its request answered 503.
         """
-        if not tx.broken and len(self._held) < self._hold:
+        if tx.broken or len(self._held) >= self._hold:
+            tx.close()  # back to the pool, which rolls back an unfinished transaction
+            return
+        try:
             if self.is_sqlite:
                 if tx.driver.in_transaction:
                     tx.driver.rollback()
             elif tx.driver.info.transaction_status.name != "IDLE":
                 tx.driver.rollback()
-            tx.released_at = time.monotonic()
-            self._held.append(tx)
-        else:
-            tx.close()  # back to the pool, which rolls back an unfinished transaction
+        except Exception as error:  # the connection is gone: the unit's outcome stands
+            tx.broken = True
+            tx.invalidate(error)
+            tx.close()
+            return
+        tx.released_at = time.monotonic()
+        self._held.append(tx)
 
     def cache(self, name: str, maxsize: int) -> LRUCache[Any]:
         """A process-local cache of rows that never change, kept with this database."""

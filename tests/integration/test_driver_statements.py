@@ -135,3 +135,19 @@ def test_a_kept_postgresql_connection_that_died_while_idle_is_replaced(
             assert repository.get_match(conn, "no-such-match") is None
     finally:
         db.dispose()
+
+
+def test_a_connection_lost_after_its_unit_of_work_is_dropped_quietly(postgres_url: str) -> None:
+    db = Database(Settings(database_url=postgres_url))
+    try:
+        with db.read() as conn:
+            pid = conn.driver.info.backend_pid
+            assert repository.get_match(conn, "no-such-match") is None  # a transaction is open
+            with db.engine.connect() as admin:
+                admin.exec_driver_sql(f"SELECT pg_terminate_backend({pid})")
+        # Releasing it could not roll back: it is dropped, and the read's answer stands.
+        assert all(tx.driver.info.backend_pid != pid for tx in db._held)
+        with db.read() as conn:
+            assert repository.get_match(conn, "no-such-match") is None
+    finally:
+        db.dispose()
