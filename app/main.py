@@ -72,6 +72,14 @@ def _add_routes(app: FastAPI, router: APIRouter) -> None:
             route_class_override=type(route),
             callbacks=route.callbacks,
             openapi_extra=route.openapi_extra,
+            response_model_include=route.response_model_include,
+            response_model_exclude=route.response_model_exclude,
+            response_model_by_alias=route.response_model_by_alias,
+            response_model_exclude_unset=route.response_model_exclude_unset,
+            response_model_exclude_defaults=route.response_model_exclude_defaults,
+            response_model_exclude_none=route.response_model_exclude_none,
+            strict_content_type=route.strict_content_type,
+            max_body_size=route.max_body_size,
         )
 
 

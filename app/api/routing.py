@@ -72,10 +72,10 @@ class LeanRoute(APIRoute):
         plan = _plan(route)
         if plan is None:
             return standard
-        overrides = getattr(route.dependency_overrides_provider, "dependency_overrides", None)
+        provider = route.dependency_overrides_provider
 
         async def handler(request: Request) -> Response:
-            if overrides:  # tests may override dependencies: FastAPI resolves those
+            if getattr(provider, "dependency_overrides", None):  # FastAPI resolves those
                 return await standard(request)
             body: Any = None
             if plan.body is not None:
@@ -129,7 +129,11 @@ def _take(values: dict[str, Any], param: _Param, value: str | None, where: str) 
 
 
 def _is_json(content_type: str) -> bool:
+    """A JSON media type, as FastAPI reads Content-Type (a type without exactly one
+    slash is text/plain to it)."""
     media = content_type.partition(";")[0].strip().lower()
+    if media.count("/") != 1:
+        return False
     return media == "application/json" or (
         media.startswith("application/") and media.endswith("+json")
     )

@@ -71,6 +71,7 @@ def _probes(table: Table) -> list[Probe]:
         ("POST", f"{base}/rounds", b"", json),
         ("POST", f"{base}/rounds", body, {**auth, "content-type": "text/plain"}),
         ("POST", f"{base}/rounds", body, auth),  # no content type
+        ("POST", f"{base}/rounds", body, {**auth, "content-type": "application/a/b+json"}),
         ("POST", f"{base}/rounds", b'{"type": "asszorti_amounts", "amounts": NaN}', json),
         ("POST", f"{base}/rounds", body, {"content-type": "application/json"}),  # no token
         ("PUT", f"{base}/rounds/0", body, json),
