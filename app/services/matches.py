@@ -40,7 +40,7 @@ from app.services.writes import (
 
 
 def _match_written(match: dict[str, Any]) -> Written:
-    """A write's answer: the match as JSON data (``save_match``)."""
+    """A write's answer: the match as ``save_match`` or ``match_read`` gives it."""
     return Written(status=200, body=match, headers=_etag(match["version"]))
 
 

@@ -168,8 +168,9 @@ def save_match(
     conn: Tx, state: MatchState, changes: Mapping[str, Any], *, sheet: SheetState | None = None
 ) -> dict[str, Any]:
     """Write ``changes`` to the match row together with the rendered view of the
-    result (what GET /v1/matches/{id} answers); the match as it now is (JSON data).
-    ``sheet`` is the new sheet when ``changes`` hold one (saves decoding it again)."""
+    result (what GET /v1/matches/{id} answers); the match as it now is.
+    ``sheet`` is the new sheet when ``changes`` hold one (saves decoding it again).
+    The match is returned as ``match_data``: pydantic-core writes it as the view."""
     row = {**state.row, **changes}
     if "settings" in changes:
         after = MatchState.load(row)
@@ -180,9 +181,9 @@ def save_match(
             settings=state.settings,
             sheet=sheet if sheet is not None else state_from_json(row["sheet"]),
         )
-    view = render(match_data(after))
-    repository.update_match(conn, row["id"], {**changes, "view": view})
-    return cast(dict[str, Any], orjson.loads(view))
+    data = match_data(after)
+    repository.update_match(conn, row["id"], {**changes, "view": render(data)})
+    return data
 
 
 def add_match(conn: Tx, values: Mapping[str, Any]) -> dict[str, Any]:
