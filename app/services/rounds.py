@@ -169,14 +169,12 @@ class _Refold:
 def _refold(state: MatchState, points: Sequence[Sequence[int]], number: int) -> _Refold:
     """One pass over the rounds' points (RULES.md §3 needs k; the answer, the row)."""
     game, settings = state.game, state.settings
-    apply, is_decided = game.apply, game.is_decided  # the loop runs once a round
     decided_at: int | None = None
     decided_sheet: SheetState | None = None
     row: tuple[tuple[int, ...], SheetState] | None = None
     sheet = game.initial_state()
-    for index, each in enumerate(points, start=1):
-        cells, sheet = apply(sheet, each)
-        if decided_at is None and is_decided(sheet, settings, index):
+    for index, (cells, sheet) in enumerate(fold(game, points), start=1):
+        if decided_at is None and game.is_decided(sheet, settings, index):
             decided_at, decided_sheet = index, sheet
         if index == number:
             row = (cells, sheet)
