@@ -14,6 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints, create_mod
 from typing_extensions import TypeAliasType
 
 from app.games import GAMES
+from app.games.asszorti import HAND_EXAMPLE
 from app.games.base import RoundInput, StrictModel
 
 PlayerName = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=40)]
@@ -302,15 +303,7 @@ class RoundResult(Read):
 _ROUND_EXAMPLE: dict[str, Any] = {
     "number": 1,
     "type": "asszorti_hand",
-    "input": {
-        "type": "asszorti_hand",
-        "declarer": 1,
-        "contract": "1",
-        "trumps": "diamonds",
-        "tricks": [2, 7, 2],
-        "kontra": "none",
-        "arrivazs": None,
-    },
+    "input": HAND_EXAMPLE,
     "dealer": 0,
     "result": _RESULT_EXAMPLE,
     "entered_by": "seat:1",
@@ -331,23 +324,20 @@ class RoundRead(Read):
     updated_at: datetime
 
 
+_REVISION_EXAMPLE: dict[str, Any] = {
+    "revision": 1,
+    "action": "entered",
+    "type": "asszorti_amounts",
+    "input": {"type": "asszorti_amounts", "amounts": [2, -1, -1]},
+    "by": "seat:0",
+    "recorded_at": "2026-11-29T20:15:00Z",
+}
+
+
 class RoundRevisionRead(Read):
     """One input a round number held: entered, corrected, or removed (input null)."""
 
-    model_config = ConfigDict(
-        json_schema_extra={
-            "examples": [
-                {
-                    "revision": 1,
-                    "action": "entered",
-                    "type": "asszorti_amounts",
-                    "input": {"type": "asszorti_amounts", "amounts": [2, -1, -1]},
-                    "by": "seat:0",
-                    "recorded_at": "2026-11-29T20:15:00Z",
-                }
-            ]
-        }
-    )
+    model_config = ConfigDict(json_schema_extra={"examples": [_REVISION_EXAMPLE]})
 
     revision: int
     action: Literal["entered", "corrected", "removed"]
@@ -363,16 +353,7 @@ class RoundHistory(Read):
             "examples": [
                 {
                     "number": 1,
-                    "items": [
-                        {
-                            "revision": 1,
-                            "action": "entered",
-                            "type": "asszorti_amounts",
-                            "input": {"type": "asszorti_amounts", "amounts": [2, -1, -1]},
-                            "by": "seat:0",
-                            "recorded_at": "2026-11-29T20:15:00Z",
-                        }
-                    ],
+                    "items": [_REVISION_EXAMPLE],
                 }
             ]
         }

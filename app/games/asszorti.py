@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from enum import StrEnum
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import ConfigDict, Field, StrictBool, StrictInt
 
@@ -98,24 +98,21 @@ class Arrivazs(StrictModel):
     kontra: Kontra = Kontra.NONE
 
 
+HAND_EXAMPLE: dict[str, Any] = {
+    "type": "asszorti_hand",
+    "declarer": 1,
+    "contract": "1",
+    "trumps": "diamonds",
+    "tricks": [2, 7, 2],
+    "kontra": "none",
+    "arrivazs": None,
+}
+
+
 class AsszortiHand(RoundInput):
     """A hand as played: the declarer, the contract and the tricks each seat took."""
 
-    model_config = ConfigDict(
-        json_schema_extra={
-            "examples": [
-                {
-                    "type": "asszorti_hand",
-                    "declarer": 1,
-                    "contract": "1",
-                    "trumps": "diamonds",
-                    "tricks": [2, 7, 2],
-                    "kontra": "none",
-                    "arrivazs": None,
-                }
-            ]
-        }
-    )
+    model_config = ConfigDict(json_schema_extra={"examples": [HAND_EXAMPLE]})
 
     round_type = "asszorti_hand"
     type: Literal["asszorti_hand"]
