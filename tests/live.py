@@ -151,6 +151,8 @@ class LiveServer:
                 "-m",
                 "uvicorn",
                 "app.main:app",
+                "--loop",
+                "asyncio",
                 "--host",
                 HOST,
                 "--port",
