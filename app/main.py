@@ -9,6 +9,7 @@ from fastapi import FastAPI
 from fastapi.middleware.cors import CORSMiddleware
 from fastapi.openapi.utils import get_openapi
 from fastapi.routing import APIRoute, APIRouter
+from fastapi.telemetry import TelemetryConfig
 
 from app.api import problems
 from app.api.limits import BodySizeLimit
@@ -33,6 +34,7 @@ TAGS = [
 
 
 ALWAYS_SENT_HEADERS = {"ETag", "Location"}
+_NO_TELEMETRY: TelemetryConfig = {"tracing": False, "metrics": False, "logs": False}
 
 
 def _operation_id(route: APIRoute) -> str:
@@ -111,6 +113,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         openapi_tags=TAGS,
         lifespan=lifespan,
         generate_unique_id_function=_operation_id,
+        # Off, FastAPI skips its per-request look for OpenTelemetry providers.
+        telemetry=None if settings.telemetry else _NO_TELEMETRY,
     )
     for module in (matches, rounds, sheet, games, health):
         _add_routes(app, module.router)

@@ -109,7 +109,10 @@ class RequestContext:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        sent = dict(scope["headers"]).get(b"x-request-id", b"").decode("latin-1")
+        sent = ""
+        for name, value in scope["headers"]:  # the last one, as a dict of them would keep
+            if name == b"x-request-id":
+                sent = value.decode("latin-1")
         request_id = sent if _VALID_REQUEST_ID.fullmatch(sent) else _request_ids.new()
         token = request_id_var.set(request_id)
         started = time.perf_counter()

@@ -24,6 +24,11 @@ class Settings(BaseSettings):
     cors_origins: list[str] = Field(
         default_factory=list, description='origins allowed by CORS, e.g. ["https://app.example"]'
     )
+    telemetry: bool = Field(
+        False,
+        description="FastAPI's OpenTelemetry spans, metrics and logs, sent to the providers "
+        "the process configures (the opentelemetry SDK is not installed with the app)",
+    )
     log_level: str = "info"
     log_json: bool = True
 

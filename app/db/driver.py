@@ -238,7 +238,19 @@ def _where(where: Mapping[str, Any]) -> str:
 
 
 def _sqlite_time(value: datetime) -> str:
-    """What SQLAlchemy's SQLite DATETIME stores: ``2026-11-29 16:43:59.000123`` (UTC)."""
-    if value.tzinfo is not UTC:
-        value = value.astimezone(UTC)
-    return value.isoformat(" ", "microseconds")[:26]  # without the "+00:00"
+    """What SQLAlchemy's SQLite DATETIME stores: ``2026-11-29 16:43:59.000123`` (UTC).
+
+    A write stamps several columns with one ``now``: the last value's text is kept
+    (formatting costs more than the rest of a column's encoding).
+    """
+    global _last_time
+    last = _last_time  # one read: another thread may replace it meanwhile
+    if value is last[0]:  # the very object (kept alive here, so its id is not reused)
+        return last[1]
+    utc = value if value.tzinfo is UTC else value.astimezone(UTC)
+    text = utc.isoformat(" ", "microseconds")[:26]  # without the "+00:00"
+    _last_time = (value, text)
+    return text
+
+
+_last_time: tuple[datetime | None, str] = (None, "")

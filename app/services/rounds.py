@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from app.db import repository
@@ -44,8 +45,15 @@ from app.services.state import (
 from app.services.writes import WriteRequest, Written, check_writable, etag, lock_match, run_write
 
 
-def _save_match(conn: Tx, state: MatchState, sheet: SheetState, round_count: int) -> int:
-    """Store the sheet and status after a change; the new version."""
+def _save_match(
+    conn: Tx,
+    state: MatchState,
+    sheet: SheetState,
+    round_count: int,
+    now: datetime | None = None,
+) -> int:
+    """Store the sheet and status after a change (at ``now``, the change's own time
+    when it has one); the new version."""
     version = int(state.row["version"]) + 1
     status = status_of(state.game, state.settings, sheet, round_count)
     save_match(
@@ -57,7 +65,7 @@ def _save_match(conn: Tx, state: MatchState, sheet: SheetState, round_count: int
             "status": status.value,
             "winner": winner_of(state.game, state.settings, sheet, status),
             "version": version,
-            "updated_at": utcnow(),
+            "updated_at": now or utcnow(),
         },
         sheet=sheet,
     )
@@ -149,7 +157,7 @@ def add_round(db: Database, request: WriteRequest, match_id: str, body: RoundInp
             "updated_at": now,
         }
         repository.insert_round(conn, values)
-        version = _save_match(conn, state, sheet, number)
+        version = _save_match(conn, state, sheet, number, now)
         location = f"/v1/matches/{match_id}/rounds/{number}"
         return _round_written(round_read(values, cells, sheet), version, 201, location)
 

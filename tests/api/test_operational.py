@@ -26,6 +26,8 @@ def test_request_id_is_echoed_or_generated(client: Any) -> None:
     again = client.get("/healthz").headers["x-request-id"]
     assert again != generated.headers["x-request-id"]
     assert int(again, 16) >= 0  # hex, as a UUID's digits
+    twice = client.get("/healthz", headers=[("X-Request-ID", "first"), ("X-Request-ID", "last")])
+    assert twice.headers["x-request-id"] == "last"
     unsafe = client.get("/healthz", headers={"X-Request-ID": "bad id\twith spaces"})
     assert unsafe.headers["x-request-id"] != "bad id\twith spaces"
     for response in (
@@ -187,6 +189,22 @@ def test_an_unmigrated_postgresql_database_is_503(postgres: Any) -> None:
         response = unmigrated.post("/v1/matches", json=MATCH_BODY)
     assert response.status_code == 503
     assert response.json()["code"] == "database_unavailable"
+
+
+def test_fastapi_telemetry_is_off_unless_the_settings_turn_it_on(database_url: str) -> None:
+    off = create_app(Settings(database_url=database_url))
+    assert not off._native_telemetry.enabled()
+    assert (off._telemetry["tracing"], off._telemetry["metrics"], off._telemetry["logs"]) == (
+        False,
+        False,
+        False,
+    )
+    on = create_app(Settings(database_url=database_url, telemetry=True))
+    assert (on._telemetry["tracing"], on._telemetry["metrics"], on._telemetry["logs"]) == (
+        True,
+        True,
+        True,
+    )
 
 
 def test_startup_objects_are_frozen_out_of_garbage_collection_while_serving(

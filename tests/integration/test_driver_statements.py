@@ -2,7 +2,7 @@
 SQLAlchemy's column types do, on SQLite and on PostgreSQL: a row written by one is
 read back identically by the other; transactions commit and roll back as they should."""
 
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta, timezone
 from typing import Any
 
 import pytest
@@ -65,6 +65,29 @@ def test_a_row_written_through_sqlalchemy_reads_back_the_same_on_the_driver(db: 
     del values["view"]  # get_match reads the row without its rendered view
     assert row == values
     assert row is not None and row["created_at"].tzinfo is not None
+
+
+def test_each_timestamp_is_stored_as_its_own_value(db: Database) -> None:
+    """The driver keeps the text of the last timestamp it wrote: a column written with
+    another (or an equal but other, or a non-UTC) datetime must still get its own."""
+    later = datetime(2027, 1, 2, 3, 4, 5, 6, tzinfo=UTC)
+    same_instant = datetime(2026, 11, 29, 17, 43, 59, 7, tzinfo=timezone(timedelta(hours=1)))
+    cases = [
+        _match("times-1", created_at=WHEN, updated_at=WHEN),
+        _match("times-2", created_at=WHEN, updated_at=later),
+        _match("times-3", created_at=later, updated_at=same_instant),
+        _match("times-4", created_at=same_instant, updated_at=WHEN),
+    ]
+    with db.write() as conn:
+        for values in cases:
+            repository.insert_match(conn, values)
+    with db.engine.connect() as conn:
+        rows = {r.id: r for r in conn.execute(select(MATCH)).mappings()}
+    for values in cases:
+        stored = rows[values["id"]]
+        assert stored["created_at"] == values["created_at"]
+        assert stored["updated_at"] == values["updated_at"]
+        assert stored["updated_at"].utcoffset() == timedelta(0)
 
 
 def test_an_update_on_the_driver_changes_only_what_it_names(db: Database) -> None:
