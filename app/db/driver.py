@@ -16,7 +16,7 @@ parameters) and psycopg 3 (``%s``). Statements are written with ``?``.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
@@ -48,6 +48,8 @@ class Tx:
         "_pooled",
         "broken",
         "driver",
+        "memo",
+        "on_commit",
         "released_at",
         "sqlite",
     )
@@ -60,6 +62,10 @@ class Tx:
         self.sqlite = sqlite
         self.broken = False  # the connection was lost: it goes back to the pool invalidated
         self.released_at = 0.0  # when the process last kept it for a later unit of work
+        # The database's cache of decoded match rows (app/services/state.py), or None.
+        self.memo: Any = None
+        # Run, in order, once this unit of work has committed (never after a rollback).
+        self.on_commit: list[Callable[[], None]] = []
 
     def close(self) -> None:
         """Give the connection back to the pool."""

@@ -11,7 +11,7 @@ import threading
 import time
 from collections import OrderedDict
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any, Generic, TypeVar
 
@@ -25,6 +25,7 @@ from app.settings import Settings
 
 V = TypeVar("V")
 HELD_CONNECTIONS = 4  # at most, per process (and never more than the pool's size)
+MATCH_STATES = 2048  # decoded match rows kept per process (SQLite), most recently used
 IDLE_PING_S = 5.0  # a PostgreSQL connection idle this long is pinged before it is used
 # PostgreSQL: the first statement of the transaction psycopg begins implicitly.
 _REPEATABLE_READ = "SET TRANSACTION ISOLATION LEVEL REPEATABLE READ"
@@ -41,7 +42,8 @@ class LRUCache(Generic[V]):
     def get(self, key: str) -> V | None:
         value = self._items.get(key)
         if value is not None:
-            self._items.move_to_end(key)
+            with suppress(KeyError):  # another thread may have just evicted it
+                self._items.move_to_end(key)
         return value
 
     def put(self, key: str, value: V) -> None:
@@ -77,6 +79,12 @@ class Database:
             else min(HELD_CONNECTIONS, settings.database_pool_size)
         )
         self._checkpointer: Checkpointer | None = None
+        # A write on SQLite reads its match's version, and decodes the row only when
+        # this process has not kept that version (app/services/state.py, lock_match).
+        # Not on PostgreSQL, where reading the row after its version is a round trip.
+        self._match_states: LRUCache[Any] | None = (
+            LRUCache(MATCH_STATES) if self.is_sqlite else None
+        )
         if self.is_sqlite:
             _configure_sqlite(self.engine, settings.sqlite_busy_timeout_ms)
             if url.database and url.database != ":memory:":
@@ -105,6 +113,7 @@ class Database:
         SQLite's starts with ``BEGIN IMMEDIATE``: a writer takes the write lock
         before it reads, so two writers queue on the busy timeout instead of one
         failing with "database is locked" when it tries to upgrade a read lock.
+        The unit of work's ``on_commit`` callbacks run once the commit succeeded.
         """
         tx = self._checkout()
         try:
@@ -112,7 +121,10 @@ class Database:
                 tx.run("BEGIN IMMEDIATE")
             yield tx
             tx.commit()
+            for callback in tx.on_commit:
+                callback()
         finally:
+            tx.on_commit.clear()
             self._release(tx)
 
     def _checkout(self) -> Tx:
@@ -133,7 +145,9 @@ class Database:
             pooled = self.engine.raw_connection()
         except dbapi_error as error:
             raise DBAPIError.instance(None, None, error, dbapi_error) from error
-        return Tx(pooled, self.engine.dialect, self.is_sqlite)
+        tx = Tx(pooled, self.engine.dialect, self.is_sqlite)
+        tx.memo = self._match_states
+        return tx
 
     def _alive(self, tx: Tx) -> bool:
         """Whether a PostgreSQL connection kept idle for a while still answers (it is

@@ -170,7 +170,9 @@ def save_match(
     """Write ``changes`` to the match row together with the rendered view of the
     result (what GET /v1/matches/{id} answers); the match as it now is.
     ``sheet`` is the new sheet when ``changes`` hold one (saves decoding it again).
-    The match is returned as ``match_data``: pydantic-core writes it as the view."""
+    The match is returned as ``match_data``: pydantic-core writes it as the view.
+    Every change raises the match's version (``lock_match`` relies on it)."""
+    assert changes["version"] == state.row["version"] + 1
     row = {**state.row, **changes}
     if "settings" in changes:
         after = MatchState.load(row)
@@ -183,13 +185,26 @@ def save_match(
         )
     data = match_data(after)
     repository.update_match(conn, row["id"], {**changes, "view": render(data)})
+    _keep_on_commit(conn, after)
     return data
+
+
+def _keep_on_commit(conn: Tx, state: MatchState) -> None:
+    """Once the write commits, keep the match as it now is for the next write of it
+    (``lock_match``), under the version the write gave it."""
+    memo = conn.memo
+    if memo is not None:
+        kept = (state.row["version"], state)
+        match_id = state.row["id"]
+        conn.on_commit.append(lambda: memo.put(match_id, kept))
 
 
 def add_match(conn: Tx, values: Mapping[str, Any]) -> dict[str, Any]:
     """Insert a new match row with its rendered view; the match (JSON data)."""
-    view = render(match_data(MatchState.load(values)))
+    state = MatchState.load(values)
+    view = render(match_data(state))
     repository.insert_match(conn, {**values, "view": view})
+    _keep_on_commit(conn, state)
     return cast(dict[str, Any], orjson.loads(view))
 
 

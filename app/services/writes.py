@@ -12,7 +12,7 @@ import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import timedelta
-from typing import Any
+from typing import Any, cast
 
 from pydantic import BaseModel
 from pydantic_core import to_jsonable_python
@@ -111,9 +111,25 @@ def run_write(db: Database, request: WriteRequest, work: Callable[[Tx], Written]
 
 
 def lock_match(conn: Tx, match_id: str) -> MatchState:
-    """Load the match for a write, locking its row until the transaction ends."""
+    """Load the match for a write, locking its row until the transaction ends.
+
+    Where the database keeps decoded matches (``conn.memo``, SQLite), the row's
+    version is read first and the row itself only when this process has not kept
+    that version: every change of a match row raises its version, so a version
+    names one content of the match, and a kept one is never stale, whichever
+    process wrote it. A kept state is shared: nothing may change it in place.
+    """
+    memo = conn.memo
+    if memo is not None:
+        version = found(repository.get_match_version(conn, match_id), match_id)
+        kept = memo.get(match_id)
+        if kept is not None and kept[0] == version:
+            return cast(MatchState, kept[1])
     row = found(repository.get_match(conn, match_id, for_update=True), match_id)
-    return MatchState.load(row)
+    state = MatchState.load(row)
+    if memo is not None:
+        memo.put(match_id, (row["version"], state))
+    return state
 
 
 def check_writable(state: MatchState, request: WriteRequest) -> None:
