@@ -17,9 +17,10 @@ if [ "${RUN_MIGRATIONS:-1}" != "0" ]; then
 fi
 
 # exec: uvicorn becomes PID 1 and receives SIGTERM/SIGINT directly.
-# --loop asyncio: see "Event loop" in docs/operations.md.
+# --loop, --http: app/serving.py and "Concurrency model" in docs/operations.md.
 exec uvicorn app.main:app \
     --loop asyncio \
+    --http app.serving:HttpToolsProtocol \
     --host 0.0.0.0 \
     --port 8000 \
     --workers "${WEB_CONCURRENCY:-1}"

@@ -24,6 +24,7 @@ from typing import IO, Any
 import httpx
 import pytest
 
+from app.serving import UVICORN_FLAGS
 from tests.conftest import ROOT, PostgresDatabases, migrate
 
 HOST = "127.0.0.1"
@@ -151,8 +152,7 @@ class LiveServer:
                 "-m",
                 "uvicorn",
                 "app.main:app",
-                "--loop",
-                "asyncio",
+                *UVICORN_FLAGS,
                 "--host",
                 HOST,
                 "--port",
