@@ -15,6 +15,7 @@ from pydantic import ConfigDict, Field, StrictInt
 
 from app.games.base import (
     GameRuleError,
+    Refold,
     RoundInput,
     Score,
     SettingConflict,
@@ -210,6 +211,28 @@ class AlkortGame:
 
     def is_decided(self, state: SheetState, settings: AlkortSettings, round_count: int) -> bool:
         return max(state.totals) >= settings.target
+
+    def refold(
+        self, points: Sequence[Sequence[int]], number: int, settings: AlkortSettings
+    ) -> Refold:
+        """The teams' running totals on plain integers; a sheet is built only where
+        one is asked for."""
+        count = len(points)
+        if not 1 <= number <= count:
+            raise ValueError(f"no round {number} among {count}")
+        target = settings.target
+        decided_at: int | None = None
+        decided_sheet: SheetState | None = None
+        row: tuple[tuple[int, ...], SheetState] | None = None
+        t0 = t1 = 0
+        for index, (p0, p1) in enumerate(points, start=1):
+            t0, t1 = t0 + p0, t1 + p1
+            if decided_at is None and (t0 >= target or t1 >= target):
+                decided_at, decided_sheet = index, SheetState(totals=(t0, t1))
+            if index == number:
+                row = ((p0, p1), SheetState(totals=(t0, t1)))
+        assert row is not None
+        return Refold(decided_at, decided_sheet, row, SheetState(totals=(t0, t1)))
 
     def winner(self, state: SheetState, settings: AlkortSettings) -> Winner | None:
         reached = [t for t, total in enumerate(state.totals) if total >= settings.target]

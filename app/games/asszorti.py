@@ -14,6 +14,7 @@ from pydantic import ConfigDict, Field, StrictBool, StrictInt
 
 from app.games.base import (
     GameRuleError,
+    Refold,
     RoundInput,
     Score,
     SettingConflict,
@@ -301,6 +302,34 @@ class AsszortiGame:
 
     def is_decided(self, state: SheetState, settings: AsszortiSettings, round_count: int) -> bool:
         return settings.planned_deals is not None and round_count >= settings.planned_deals
+
+    def refold(
+        self, points: Sequence[Sequence[int]], number: int, settings: AsszortiSettings
+    ) -> Refold:
+        """``settle`` round after round on plain integers; a sheet is built only where
+        one is asked for. Decided depends on the round count alone (planned deals)."""
+        count = len(points)
+        if not 1 <= number <= count:
+            raise ValueError(f"no round {number} among {count}")
+        planned = settings.planned_deals
+        decided_at = planned if planned is not None and planned <= count else None
+        marks = {number, count} if decided_at is None else {number, count, decided_at}
+        sheets: dict[int, SheetState] = {}
+        cells: tuple[int, ...] = ()
+        t0 = t1 = t2 = d0 = d1 = d2 = s0 = s1 = s2 = 0
+        for index, (n0, n1, n2) in enumerate(points, start=1):
+            # settle(), written out: a win pays the debt first, a loss adds to it.
+            c0, d0 = (n0 - d0, 0) if n0 > d0 else (0, d0 - n0)
+            c1, d1 = (n1 - d1, 0) if n1 > d1 else (0, d1 - n1)
+            c2, d2 = (n2 - d2, 0) if n2 > d2 else (0, d2 - n2)
+            t0, t1, t2 = t0 + c0, t1 + c1, t2 + c2
+            s0, s1, s2 = s0 + n0, s1 + n1, s2 + n2
+            if index in marks:
+                sheets[index] = SheetState((t0, t1, t2), (d0, d1, d2), (s0, s1, s2))
+                if index == number:
+                    cells = (c0, c1, c2)
+        decided_sheet = sheets[decided_at] if decided_at is not None else None
+        return Refold(decided_at, decided_sheet, (cells, sheets[number]), sheets[count])
 
     def winner(self, state: SheetState, settings: AsszortiSettings) -> Winner | None:
         best = max(state.totals)

@@ -72,6 +72,16 @@ class SheetState(NamedTuple):
     net: tuple[int, ...] | None = None
 
 
+class Refold(NamedTuple):
+    """One pass over every round's points, from the empty sheet: what a correction
+    needs (RULES.md §3)."""
+
+    decided_at: int | None  # the first round after which the match is decided
+    decided_sheet: SheetState | None  # the sheet after that round
+    row: tuple[tuple[int, ...], SheetState]  # round ``number``'s cells and the sheet after it
+    last: SheetState  # the sheet after the last round
+
+
 @dataclass(frozen=True, slots=True)
 class Standing:
     """One place in the standings; ``team`` is set for partnership games."""
@@ -88,6 +98,26 @@ class Winner:
 
     seats: tuple[int, ...] | None = None
     team: int | None = None
+
+
+def refold_by_apply(
+    game: Game, points: Sequence[Sequence[int]], number: int, settings: Any
+) -> Refold:
+    """Fold ``points`` with ``apply`` from the initial sheet, asking ``is_decided``
+    after each round: the definition ``Game.refold`` implementations keep to."""
+    decided_at: int | None = None
+    decided_sheet: SheetState | None = None
+    row: tuple[tuple[int, ...], SheetState] | None = None
+    sheet = game.initial_state()
+    for index, each in enumerate(points, start=1):
+        cells, sheet = game.apply(sheet, each)
+        if decided_at is None and game.is_decided(sheet, settings, index):
+            decided_at, decided_sheet = index, sheet
+        if index == number:
+            row = (cells, sheet)
+    if row is None:
+        raise ValueError(f"no round {number} among {len(points)}")
+    return Refold(decided_at, decided_sheet, row, sheet)
 
 
 class Game(Protocol):
@@ -117,6 +147,10 @@ class Game(Protocol):
 
     def is_decided(self, state: SheetState, settings: Any, round_count: int) -> bool:
         """Whether the match is over but for End match (target reached, deals played)."""
+
+    def refold(self, points: Sequence[Sequence[int]], number: int, settings: Any) -> Refold:
+        """``refold_by_apply``'s answer (a test holds them equal), in one tight pass: a
+        correction of an early round refolds every later one, thousands of rounds."""
 
     def winner(self, state: SheetState, settings: Any) -> Winner | None:
         """Who won, for a decided or ended match; None on a tie that names nobody."""

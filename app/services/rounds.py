@@ -8,8 +8,7 @@ kept: the current one in ``round``, the ones it replaced in ``round_revision``.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
@@ -164,32 +163,6 @@ def add_round(db: Database, request: WriteRequest, match_id: str, body: RoundInp
     return run_write(db, request, work)
 
 
-@dataclass(frozen=True, slots=True)
-class _Refold:
-    """What one pass over a match's rounds tells a correction."""
-
-    decided_at: int | None  # k: the first round after which the match is decided
-    decided_sheet: SheetState | None  # the sheet after round k
-    row: tuple[tuple[int, ...], SheetState]  # the corrected round's cells and sheet
-    last: SheetState  # the sheet after the last round
-
-
-def _refold(state: MatchState, points: Sequence[Sequence[int]], number: int) -> _Refold:
-    """One pass over the rounds' points (RULES.md §3 needs k; the answer, the row)."""
-    game, settings = state.game, state.settings
-    decided_at: int | None = None
-    decided_sheet: SheetState | None = None
-    row: tuple[tuple[int, ...], SheetState] | None = None
-    sheet = game.initial_state()
-    for index, (cells, sheet) in enumerate(fold(game, points), start=1):
-        if decided_at is None and game.is_decided(sheet, settings, index):
-            decided_at, decided_sheet = index, sheet
-        if index == number:
-            row = (cells, sheet)
-    assert row is not None
-    return _Refold(decided_at, decided_sheet, row, sheet)
-
-
 def _existing(state: MatchState, number: int) -> None:
     if not 1 <= number <= state.round_count:
         raise RoundNotFound(f"the match has no round {number}")
@@ -213,10 +186,10 @@ def replace_round(
         points = repository.list_points(conn, match_id, through=state.round_count)
         old_points = list(points)
         points[number - 1] = list(score.points)
-        new = _refold(state, points, number)
+        new = state.game.refold(points, number, state.settings)
         new_k = new.decided_at
         if new_k is not None and new_k < state.round_count:
-            old_k = _refold(state, old_points, number).decided_at
+            old_k = state.game.refold(old_points, number, state.settings).decided_at
             if old_k is None or new_k < old_k:
                 raise CorrectionConflict(
                     f"with this correction the match would be decided after round {new_k}, "
