@@ -17,6 +17,7 @@ from app.db.engine import Database, LRUCache
 from app.errors import Forbidden, MatchNotFound, Unauthenticated
 
 MAX_TOKEN_LENGTH = 128
+CLUSTER = 4  # leading characters of a credential id taken from its match's id
 CREDENTIAL_CACHE_SIZE = 50_000
 
 M = TypeVar("M")
@@ -67,7 +68,10 @@ def new_credentials(match_id: str, seat_count: int) -> tuple[dict[str, Any], lis
     rows: list[dict[str, Any]] = []
     roles = [(Role.HOST, None), *((Role.PLAYER, s) for s in range(seat_count)), (Role.VIEWER, None)]
     for role, seat in roles:
-        credential_id, secret = secrets.token_urlsafe(12), secrets.token_urlsafe(32)
+        # The id starts with the match's: a match's credentials sit side by side in the
+        # primary-key index, so creating a match writes one page of it, not one a token.
+        credential_id = match_id[:CLUSTER] + secrets.token_urlsafe(9)  # 16 characters
+        secret = secrets.token_urlsafe(32)
         token = f"{credential_id}.{secret}"
         rows.append(
             {

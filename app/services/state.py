@@ -201,10 +201,8 @@ def _keep_on_commit(conn: Tx, state: MatchState) -> None:
 
 def add_match(conn: Tx, values: Mapping[str, Any]) -> dict[str, Any]:
     """Insert a new match row with its rendered view; the match (JSON data)."""
-    state = MatchState.load(values)
-    view = render(match_data(state))
+    view = render(match_data(MatchState.load(values)))
     repository.insert_match(conn, {**values, "view": view})
-    _keep_on_commit(conn, state)
     return cast(dict[str, Any], orjson.loads(view))
 
 

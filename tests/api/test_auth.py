@@ -163,3 +163,16 @@ def test_a_token_with_a_non_ascii_secret_is_401_not_500(table: Table) -> None:
             table.url, headers={"Authorization": f"Bearer {token}".encode("latin-1")}
         )
         assert response.status_code == 401, response.text
+
+
+def test_a_match_s_credential_ids_share_its_prefix_and_are_otherwise_random(
+    table: Table,
+) -> None:
+    tokens = [table.tokens["host"], table.tokens["viewer"], *table.tokens["players"]]
+    ids = [token.split(".")[0] for token in tokens]
+    assert len(set(ids)) == len(ids) == 5
+    for credential_id in ids:
+        assert len(credential_id) == 16
+        assert credential_id.startswith(table.id[:4])
+    for who in ("host", "viewer", 0, 1, 2):
+        assert table.get(who=who).status_code == 200
