@@ -37,12 +37,18 @@ from fastapi.dependencies.models import Dependant
 from fastapi.routing import APIRoute
 from starlette.requests import Request
 from starlette.responses import Response
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 # Where FastAPI keeps the included form of the route whose handler it is building
 # (absent from other FastAPI versions: then the route itself is used).
 _EFFECTIVE_ROUTE: Any = getattr(fastapi.routing, "_effective_route_context_var", None)
+# The included form a request is being served by (then FastAPI's handle() serves it).
+_SCOPE_EFFECTIVE_ROUTE: Any = getattr(fastapi.routing, "_get_scope_effective_route_context", None)
 
 Handler = Callable[[Request], Coroutine[Any, Any, Response]]
+# A lean answer: the response, or what FastAPI must answer from: None when the body
+# was not read, the body's bytes when it was.
+Lean = Callable[[Request], Coroutine[Any, Any, Response | bytes | None]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,7 +70,16 @@ class _Plan:
 
 
 class LeanRoute(APIRoute):
-    """An ``APIRoute`` that answers the common case of its requests directly."""
+    """An ``APIRoute`` that answers the common case of its requests directly.
+
+    Served by the app's router, it answers from ``handle``: FastAPI's per-request
+    wrapper (two exit stacks for dependencies that yield, none of which a lean
+    route has, and its own exception wrapper, which the app's exception middleware
+    repeats with the same handlers) is entered only for what FastAPI answers.
+    """
+
+    _lean: Lean | None = None
+    _standard: ASGIApp  # FastAPI's own answer, for what the lean path does not answer
 
     def get_route_handler(self) -> Handler:
         standard = super().get_route_handler()
@@ -72,43 +87,86 @@ class LeanRoute(APIRoute):
         plan = _plan(route)
         if plan is None:
             return standard
-        provider = route.dependency_overrides_provider
+        lean = _lean_handler(plan, route.dependency_overrides_provider)
+        if route is self:
+            self._lean = lean
+            self._standard = fastapi.routing.request_response(standard)
 
         async def handler(request: Request) -> Response:
-            if getattr(provider, "dependency_overrides", None):  # FastAPI resolves those
-                return await standard(request)
-            body: Any = None
-            if plan.body is not None:
-                raw = await request.body()
-                content_type = request.headers.get("content-type", "")
-                if not raw or not _is_json(content_type):
-                    return await standard(request)
-                try:
-                    body = orjson.loads(raw)
-                except orjson.JSONDecodeError:
-                    return await standard(request)
-            values: dict[str, Any] = {}
-            for name, dependency in plan.dependencies:
-                value = dependency(request)
-                values[name] = await value if inspect.isawaitable(value) else value
-            for param in plan.path:
-                if not _take(values, param, request.path_params.get(param.alias), "path"):
-                    return await standard(request)
-            for param in plan.headers:
-                if not _take(values, param, request.headers.get(param.alias), "header"):
-                    return await standard(request)
-            if plan.body is not None:
-                name, field = plan.body
-                value, errors = field.validate(body, values, loc=("body",))
-                if errors:
-                    return await standard(request)
-                values[name] = value
-            if plan.request_name is not None:
-                values[plan.request_name] = request
-            response: Response = await plan.call(**values)
-            return response
+            answer = await lean(request)
+            return answer if isinstance(answer, Response) else await standard(request)
 
         return handler
+
+    async def handle(self, scope: Scope, receive: Receive, send: Send) -> None:
+        lean = self._lean
+        if (
+            lean is None
+            or (self.methods and scope["method"] not in self.methods)
+            or (_SCOPE_EFFECTIVE_ROUTE is not None and _SCOPE_EFFECTIVE_ROUTE(scope) is not None)
+        ):
+            await super().handle(scope, receive, send)
+            return
+        answer = await lean(Request(scope, receive, send))
+        if isinstance(answer, Response):
+            await answer(scope, receive, send)
+        elif answer is None:
+            await self._standard(scope, receive, send)
+        else:  # the body was read: FastAPI reads it again from here
+            await self._standard(scope, _replay(answer, receive), send)
+
+
+def _replay(body: bytes, receive: Receive) -> Receive:
+    """``receive`` with the body given back first (it was already read)."""
+    given = False
+
+    async def replayed() -> Message:
+        nonlocal given
+        if not given:
+            given = True
+            return {"type": "http.request", "body": body, "more_body": False}
+        return await receive()
+
+    return replayed
+
+
+def _lean_handler(plan: _Plan, provider: Any) -> Lean:
+    async def lean(request: Request) -> Response | bytes | None:
+        if getattr(provider, "dependency_overrides", None):  # FastAPI resolves those
+            return None
+        body: Any = None
+        raw: bytes | None = None  # the body, once read
+        if plan.body is not None:
+            raw = await request.body()
+            content_type = request.headers.get("content-type", "")
+            if not raw or not _is_json(content_type):
+                return raw
+            try:
+                body = orjson.loads(raw)
+            except orjson.JSONDecodeError:
+                return raw
+        values: dict[str, Any] = {}
+        for name, dependency in plan.dependencies:
+            value = dependency(request)
+            values[name] = await value if inspect.isawaitable(value) else value
+        for param in plan.path:
+            if not _take(values, param, request.path_params.get(param.alias), "path"):
+                return raw
+        for param in plan.headers:
+            if not _take(values, param, request.headers.get(param.alias), "header"):
+                return raw
+        if plan.body is not None:
+            name, field = plan.body
+            value, errors = field.validate(body, values, loc=("body",))
+            if errors:
+                return raw
+            values[name] = value
+        if plan.request_name is not None:
+            values[plan.request_name] = request
+        response: Response = await plan.call(**values)
+        return response
+
+    return lean
 
 
 def _take(values: dict[str, Any], param: _Param, value: str | None, where: str) -> bool:
