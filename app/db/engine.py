@@ -217,11 +217,19 @@ class Checkpointer:
     waits milliseconds, on the event loop, while every other request waits
     behind it. Here a thread checkpoints every ``interval`` seconds (the driver
     lets go of the GIL while SQLite works), and the commits' own checkpoint is
-    pushed out to ``BACKSTOP_PAGES``, which it only reaches if this thread stops.
-    A PASSIVE checkpoint never blocks a reader or a writer.
+    pushed out to ``BACKSTOP_PAGES``. A PASSIVE checkpoint never blocks a reader
+    or a writer.
+
+    The log starts over only at a write that finds every frame of it copied, so
+    while writes never pause it is not restarted by this thread: it grows until
+    a commit reaches the backstop and checkpoints what the thread has not copied
+    yet (at most an interval's writes), on the event loop. The higher the
+    backstop, the rarer that pause: measured under a steady stream of writes,
+    50,000 pages against 10,000 gave 4-13% more rounds a second and a p99 of
+    13 against 18-20 ms. The log file can then reach about 200 MB.
     """
 
-    BACKSTOP_PAGES = 10_000
+    BACKSTOP_PAGES = 50_000
 
     def __init__(self, path: str, interval: float = 0.25) -> None:
         self.path, self.interval = path, interval
