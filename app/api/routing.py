@@ -102,6 +102,7 @@ class LeanRoute(APIRoute):
         lean = self._lean
         if (
             lean is None
+            or getattr(self, "max_body_size", None) is not None  # FastAPI's app applies it
             or (self.methods and scope["method"] not in self.methods)
             or (_SCOPE_EFFECTIVE_ROUTE is not None and _SCOPE_EFFECTIVE_ROUTE(scope) is not None)
         ):

@@ -48,9 +48,10 @@ class LRUCache(Generic[V]):
 
     def put(self, key: str, value: V) -> None:
         self._items[key] = value
-        self._items.move_to_end(key)
-        if len(self._items) > self.maxsize:
-            self._items.popitem(last=False)
+        with suppress(KeyError):  # another thread may have just evicted it, or emptied it
+            self._items.move_to_end(key)
+            if len(self._items) > self.maxsize:
+                self._items.popitem(last=False)
 
 
 class Database:
@@ -122,7 +123,10 @@ class Database:
             yield tx
             tx.commit()
             for callback in tx.on_commit:
-                callback()
+                try:
+                    callback()
+                except Exception:  # the unit of work is committed: its answer stands
+                    logger.exception("an after-commit callback failed")
         finally:
             tx.on_commit.clear()
             self._release(tx)

@@ -31,7 +31,8 @@ _MATCH_COLUMNS = tuple(name for name in _MATCH.columns if name != "view")
 _ROUND_COLUMNS = ", ".join(f'"{name}"' for name in _ROUND.columns)
 
 _GET_MATCH_VIEW = Sql('SELECT "view", "version" FROM "match" WHERE "id" = ?')
-_GET_MATCH_VERSION = Sql('SELECT "version" FROM "match" WHERE "id" = ?')
+_STAMP = ("version", "updated_at")
+_GET_MATCH_STAMP = Sql('SELECT "version", "updated_at" FROM "match" WHERE "id" = ?')
 _LIST_ROUNDS = Sql(
     f'SELECT {_ROUND_COLUMNS} FROM "round" WHERE "match_id" = ? AND "number" >= ? ORDER BY "number"'
 )
@@ -78,9 +79,13 @@ def get_match(tx: Tx, match_id: str, *, for_update: bool = False) -> dict[str, A
     return _MATCH.select_one(tx, where, columns=_MATCH_COLUMNS, for_update=for_update)
 
 
-def get_match_version(tx: Tx, match_id: str) -> int | None:
-    found = tx.one(_GET_MATCH_VERSION, (match_id,))
-    return None if found is None else int(found[0])
+def get_match_stamp(tx: Tx, match_id: str) -> tuple[int, Any] | None:
+    """The match's version and when it was last changed, without the rest of the row."""
+    found = tx.one(_GET_MATCH_STAMP, (match_id,))
+    if found is None:
+        return None
+    stamp = _MATCH.decode(_STAMP, found, tx.sqlite)
+    return int(stamp["version"]), stamp["updated_at"]
 
 
 def get_match_view(tx: Tx, match_id: str) -> tuple[str | None, int] | None:

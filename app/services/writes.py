@@ -114,16 +114,18 @@ def lock_match(conn: Tx, match_id: str) -> MatchState:
     """Load the match for a write, locking its row until the transaction ends.
 
     Where the database keeps decoded matches (``conn.memo``, SQLite), the row's
-    version is read first and the row itself only when this process has not kept
-    that version: every change of a match row raises its version, so a version
-    names one content of the match, and a kept one is never stale, whichever
-    process wrote it. A kept state is shared: nothing may change it in place.
+    version and last change are read first, and the row itself only when this
+    process has not kept that pair: every change of a match row raises its
+    version and sets its time, so the pair names one content of the match, and a
+    kept one is never stale, whichever process wrote it (the time also tells a
+    version apart from the same number written again after a restored backup).
+    A kept state is shared: nothing may change it in place.
     """
     memo = conn.memo
     if memo is not None:
-        version = found(repository.get_match_version(conn, match_id), match_id)
+        version, changed = found(repository.get_match_stamp(conn, match_id), match_id)
         kept = memo.get(match_id)
-        if kept is not None and kept[0] == version:
+        if kept is not None and kept[0] == version and kept[1].row["updated_at"] == changed:
             return cast(MatchState, kept[1])
     row = found(repository.get_match(conn, match_id, for_update=True), match_id)
     state = MatchState.load(row)

@@ -11,6 +11,8 @@ import pytest
 from fastapi import FastAPI
 from fastapi.routing import APIRoute
 from fastapi.testclient import TestClient
+from pydantic import BaseModel
+from starlette.responses import JSONResponse
 
 from app.api import routing
 from app.api.deps import get_db
@@ -117,3 +119,29 @@ def test_a_dependency_override_is_resolved_by_fastapi(database_url: str, solved:
         table = Table(client, {"game": "asszorti", "players": PLAYERS})
         assert table.get().status_code == 200
     assert f"/v1/matches/{table.id}" in solved
+
+
+class _Amounts(BaseModel):
+    type: str
+    amounts: list[int]
+
+
+async def _echo(body: _Amounts) -> JSONResponse:
+    return JSONResponse({"type": body.type})
+
+
+def test_a_route_s_own_body_limit_still_applies() -> None:
+    """A route given its own max_body_size is answered by FastAPI's app, which applies
+    it (the lean path would not)."""
+    app = FastAPI()
+    app.router.add_api_route(
+        "/echo", _echo, methods=["POST"], route_class_override=routing.LeanRoute, max_body_size=20
+    )
+    app.router.add_api_route(
+        "/free", _echo, methods=["POST"], route_class_override=routing.LeanRoute
+    )
+    body = b'{"type": "asszorti_amounts", "amounts": [2, -1, -1]}'
+    headers = {"content-type": "application/json"}
+    with TestClient(app) as client:
+        assert client.post("/echo", content=body, headers=headers).status_code == 413
+        assert client.post("/free", content=body, headers=headers).status_code == 200

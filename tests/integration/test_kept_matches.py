@@ -6,6 +6,7 @@ whichever process wrote it, and nothing a write did is kept unless it committed.
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Iterator
 from typing import Any
 
@@ -178,3 +179,30 @@ def test_postgresql_keeps_no_decoded_matches(postgres_url: str) -> None:
             assert conn.memo is None
     finally:
         db.dispose()
+
+
+def test_a_version_written_again_after_a_restore_is_not_taken_for_the_kept_one(
+    apps: tuple[TestClient, TestClient], sqlite_url: str
+) -> None:
+    """A backup restored under running workers brings back an older version number; the
+    next write then produces that number again with other content. The kept state of
+    the first content must not be taken for it."""
+    one, two = apps
+    table = Table(one, {"game": "asszorti", "players": PLAYERS})
+    other = Table.__new__(Table)
+    other.__dict__.update(table.__dict__, client=two)
+    path = sqlite_url.removeprefix("sqlite:///")
+    with sqlite3.connect(path) as backup:
+        saved = backup.execute('SELECT * FROM "match" WHERE id = ?', (table.id,)).fetchone()
+        names = [d[0] for d in backup.execute('SELECT * FROM "match" LIMIT 0').description]
+    table.round({"type": "asszorti_amounts", "amounts": [4, -2, -2]})  # one keeps version 2
+    with sqlite3.connect(path) as restore:  # "restore the backup": version 1 again
+        restore.execute('DELETE FROM "round" WHERE match_id = ?', (table.id,))
+        sets = ", ".join(f'"{name}" = ?' for name in names)
+        restore.execute(f'UPDATE "match" SET {sets} WHERE id = ?', (*saved, table.id))
+    other.round({"type": "asszorti_amounts", "amounts": [-2, 1, 1]})  # version 2 again
+    table.round({"type": "asszorti_amounts", "amounts": [1, 1, -2]})
+    sheet = table.get("/sheet").json()
+    assert [row["net"] for row in sheet["rows"]] == [[-2, 1, 1], [1, 1, -2]]
+    assert sheet["net"] == [-1, 2, -1]
+    _same(_kept(one, table.id), _stored(one, table.id))
