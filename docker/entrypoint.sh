@@ -19,7 +19,7 @@ fi
 # exec: uvicorn becomes PID 1 and receives SIGTERM/SIGINT directly.
 # --loop, --http: app/serving.py and "Concurrency model" in docs/operations.md.
 exec uvicorn app.main:app \
-    --loop asyncio \
+    --loop app.serving:OneAcceptEventLoop \
     --http app.serving:HttpToolsProtocol \
     --host 0.0.0.0 \
     --port 8000 \
