@@ -4,9 +4,11 @@ The loop is asyncio's, accepting one connection per wake-up (``OneAcceptEventLoo
 With ``--workers N`` all workers wait on one listening socket, and asyncio's own
 loop accepts every connection already queued at once: a burst of connections
 (a load balancer's pool opening, a benchmark starting) can all land on the one
-worker that woke first while the others idle. Measured here with two workers,
-one run in five: POST round 1.01 times one worker's throughput instead of
-1.7. Taking one per wake-up lets the other workers take the next ones, and a
+worker that woke first while the others idle. Seen here with two workers, in
+one benchmark run of five: POST round at 1.01 times one worker's throughput
+instead of about 1.7, each request costing what it costs one worker (the
+likely cause; which worker took which connection was not recorded). Taking one
+per wake-up lets the other workers take the next ones, and a
 busy worker, whose loop turns slowly, takes fewer.
 
 The protocol has Nagle's algorithm off.
