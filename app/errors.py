@@ -77,6 +77,10 @@ class MatchDecided(ServiceError):
     status, code, title = 409, "match_decided", "The match is decided"
 
 
+class MatchFull(ServiceError):
+    status, code, title = 409, "match_full", "The match holds as many rounds as it can"
+
+
 class NotLastRound(ServiceError):
     status, code, title = 409, "not_last_round", "Only the last round can be removed"
 

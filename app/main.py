@@ -8,14 +8,14 @@ from typing import Any
 from fastapi import FastAPI
 from fastapi.middleware.cors import CORSMiddleware
 from fastapi.openapi.utils import get_openapi
-from fastapi.routing import APIRoute, APIRouter
-from fastapi.telemetry import TelemetryConfig
+from fastapi.routing import APIRoute
 
 from app.api import problems
 from app.api.limits import BodySizeLimit
 from app.api.routes import games, health, matches, rounds, sheet
-from app.db.engine import Database
+from app.db.database import Database
 from app.observability import REQUEST_ID_HEADER, RequestContext, configure_logging
+from app.services.auth import KnownCredentials
 from app.settings import Settings, get_settings
 
 DESCRIPTION = """Score-keeping for card-game tables: a table plays a hand, a player
@@ -34,55 +34,10 @@ TAGS = [
 
 
 ALWAYS_SENT_HEADERS = {"ETag", "Location"}
-_NO_TELEMETRY: TelemetryConfig = {"tracing": False, "metrics": False, "logs": False}
 
 
 def _operation_id(route: APIRoute) -> str:
     return route.name
-
-
-def _add_routes(app: FastAPI, router: APIRouter) -> None:
-    """Add a module's routes to the app's own router instead of including the module's.
-
-    FastAPI matches an included router's routes through its include machinery, twice
-    a request, at a few microseconds a route tried; a route of the app's own router
-    is matched by its path's regex (GET match and POST round each 10-15 us faster,
-    docs/performance.md). Each route is built again on the app's router, with every
-    setting it was declared with, as ``include_router`` itself did before FastAPI
-    0.16x; so the app is its dependency-overrides provider, and the OpenAPI document
-    is unchanged (tests/api/test_openapi.py compares it with the committed one).
-    """
-    for route in router.routes:
-        assert isinstance(route, APIRoute), route
-        app.router.add_api_route(
-            route.path,
-            route.endpoint,
-            response_model=route.response_model,
-            status_code=route.status_code,
-            tags=route.tags,
-            dependencies=route.dependencies,
-            summary=route.summary,
-            description=route.description,
-            response_description=route.response_description,
-            responses=route.responses,
-            deprecated=route.deprecated,
-            methods=route.methods,
-            operation_id=route.operation_id,
-            include_in_schema=route.include_in_schema,
-            response_class=route.response_class,
-            name=route.name,
-            route_class_override=type(route),
-            callbacks=route.callbacks,
-            openapi_extra=route.openapi_extra,
-            response_model_include=route.response_model_include,
-            response_model_exclude=route.response_model_exclude,
-            response_model_by_alias=route.response_model_by_alias,
-            response_model_exclude_unset=route.response_model_exclude_unset,
-            response_model_exclude_defaults=route.response_model_exclude_defaults,
-            response_model_exclude_none=route.response_model_exclude_none,
-            strict_content_type=route.strict_content_type,
-            max_body_size=route.max_body_size,
-        )
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -93,11 +48,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         configure_logging(settings.log_level, json_logs=settings.log_json)
         app.state.db = Database(settings)
-        # What startup built (modules, the app, its routes and schemas: most of the
-        # process's objects) lives as long as the process: leave it out of every
-        # garbage collection. Otherwise each full collection walks all of it, and a
-        # request that allocates much (a long sheet) pays for it: measured, a sheet
-        # of 2000 rows took half the time after this.
+        # What startup built (modules, the app, its routes and schemas) lives as long
+        # as the process: leave it out of every garbage collection, which would
+        # otherwise walk all of it each time.
         gc.collect()
         gc.freeze()
         try:
@@ -113,12 +66,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         openapi_tags=TAGS,
         lifespan=lifespan,
         generate_unique_id_function=_operation_id,
-        # Off, FastAPI skips its per-request look for OpenTelemetry providers.
-        telemetry=None if settings.telemetry else _NO_TELEMETRY,
     )
     for module in (matches, rounds, sheet, games, health):
-        _add_routes(app, module.router)
+        app.include_router(module.router)
     app.state.settings = settings
+    app.state.credentials = KnownCredentials()
     problems.install(app)
     # Outermost last: every response, errors included, gets CORS headers and a request id.
     # Our own body limit rather than FastAPI's max_body_size, whose 413 is text/plain
@@ -221,15 +173,8 @@ def _problem_media_types(document: dict[str, Any]) -> dict[str, Any]:
         "description": problems.DESCRIPTIONS[422],
         "content": {problems.PROBLEM_JSON: {"schema": {"$ref": "#/components/schemas/Problem"}}},
     }
-    document.setdefault("components", {}).setdefault("securitySchemes", {})["HTTPBearer"] = {
-        "type": "http",
-        "scheme": "bearer",
-        "description": "A host, player or viewer token of the match",
-    }
-    for route, path in document.get("paths", {}).items():
+    for path in document.get("paths", {}).values():
         for operation in path.values():
-            if route.startswith("/v1/matches/{match_id}"):
-                operation["security"] = [{"HTTPBearer": []}]  # read by app.api.deps
             responses = operation.get("responses", {})
             for status, response in responses.items():
                 for name, header in response.get("headers", {}).items():

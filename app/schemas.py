@@ -363,8 +363,18 @@ class RoundHistory(Read):
 
 
 class RoundList(Read):
-    model_config = ConfigDict(json_schema_extra={"examples": [{"items": [_ROUND_EXAMPLE]}]})
+    """One page of rounds, in order; ``next`` is where the following page is."""
+
+    model_config = ConfigDict(
+        json_schema_extra={"examples": [{"items": [_ROUND_EXAMPLE], "next": None}]}
+    )
     items: list[RoundRead]
+    next: str | None = Field(
+        None,
+        description='The URL of the next page (also sent as a `Link: <...>; rel="next"` '
+        "header); null on the last page",
+        examples=["/v1/matches/4f1c2a9e0b7d4e6f8a1b2c3d4e5f6a7b/rounds?after=100&limit=100"],
+    )
 
 
 class SheetRow(Read):

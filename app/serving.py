@@ -1,29 +1,15 @@
-"""How uvicorn serves the app: its event loop and its HTTP protocol.
+"""How uvicorn serves the app: its HTTP protocol, with Nagle's algorithm off.
 
-The loop is asyncio's, accepting one connection per wake-up (``OneAcceptEventLoop``).
-With ``--workers N`` all workers wait on one listening socket, and asyncio's own
-loop accepts every connection already queued at once: a burst of connections
-(a load balancer's pool opening, a benchmark starting) can all land on the one
-worker that woke first while the others idle. Seen here with two workers, in
-one benchmark run of five: POST round at 1.01 times one worker's throughput
-instead of about 1.7, each request costing what it costs one worker (the
-likely cause; which worker took which connection was not recorded). Taking one
-per wake-up lets the other workers take the next ones, and a
-busy worker, whose loop turns slowly, takes fewer.
-
-The protocol has Nagle's algorithm off.
-
-The app runs on asyncio's event loop (``OneAcceptEventLoop``; docs/operations.md says
-why). asyncio turns on ``TCP_NODELAY`` for an accepted connection only when the
+asyncio turns on ``TCP_NODELAY`` for an accepted connection only when the
 listening socket says it is TCP (``proto == IPPROTO_TCP``). With ``--workers N``,
 uvicorn binds the listening socket itself, without saying so, and hands it to the
 workers: their connections keep Nagle's algorithm, and a response written in two
 parts (headers, then body) waits for the client's delayed ACK, about 40 ms on
-Linux, on every keep-alive request after the first (Kludex/uvicorn#3149; measured
-here: 726 req/s with two workers against 7,894 with one). So every connection
-sets the option itself::
+Linux, on every keep-alive request after the first (Kludex/uvicorn#3149). So every
+connection sets the option itself, through uvicorn's public ``--http`` extension
+point::
 
-    uvicorn app.main:app --loop app.serving:OneAcceptEventLoop --http app.serving:HttpToolsProtocol
+    uvicorn app.main:app --http app.serving:HttpToolsProtocol
 """
 
 from __future__ import annotations
@@ -31,36 +17,10 @@ from __future__ import annotations
 import asyncio
 import socket
 from contextlib import suppress
-from typing import Any
 
 from uvicorn.protocols.http import httptools_impl
 
-UVICORN_FLAGS = (
-    "--loop",
-    "app.serving:OneAcceptEventLoop",
-    "--http",
-    "app.serving:HttpToolsProtocol",
-)
-
-
-class OneAcceptEventLoop(asyncio.SelectorEventLoop):
-    """asyncio's selector loop, taking one queued connection each time the listening
-    socket wakes it (the others stay queued for the next turn, or another worker)."""
-
-    def _accept_connection(
-        self,
-        protocol_factory: Any,
-        sock: Any,
-        sslcontext: Any = None,
-        server: Any = None,
-        backlog: int = 100,
-        *args: Any,
-        **kwargs: Any,
-    ) -> None:
-        # asyncio's own method, absent from its type stubs.
-        super()._accept_connection(  # type: ignore[misc]
-            protocol_factory, sock, sslcontext, server, 1, *args, **kwargs
-        )
+UVICORN_FLAGS = ("--http", "app.serving:HttpToolsProtocol")
 
 
 def no_delay(transport: asyncio.BaseTransport) -> None:

@@ -15,19 +15,25 @@ class Settings(BaseSettings):
         "sqlite:///./squarescores.db",
         description="SQLAlchemy URL; postgresql+psycopg://... for PostgreSQL",
     )
-    database_pool_size: int = Field(5, ge=1, le=100)
-    sqlite_busy_timeout_ms: int = Field(5000, ge=0)
+    database_pool_size: int = Field(
+        10,
+        ge=1,
+        le=100,
+        description="PostgreSQL: pooled connections, and units of work run at once per process",
+    )
+    sqlite_busy_timeout_ms: int = Field(
+        5000,
+        ge=0,
+        description="SQLite: how long a request keeps retrying (awaiting, never blocking) "
+        "while another connection holds the write lock, before it is answered 503",
+    )
+    max_rounds_per_match: int = Field(5000, ge=1, description="past it, 409 match_full")
     max_body_bytes: int = Field(64 * 1024, ge=1024)
     rate_limit_matches_per_minute: int = Field(
         30, ge=0, description="match creations a client may make a minute; 0 turns it off"
     )
     cors_origins: list[str] = Field(
         default_factory=list, description='origins allowed by CORS, e.g. ["https://app.example"]'
-    )
-    telemetry: bool = Field(
-        False,
-        description="FastAPI's OpenTelemetry spans, metrics and logs, sent to the providers "
-        "the process configures (the opentelemetry SDK is not installed with the app)",
     )
     log_level: str = "info"
     log_json: bool = True

@@ -17,9 +17,8 @@ if [ "${RUN_MIGRATIONS:-1}" != "0" ]; then
 fi
 
 # exec: uvicorn becomes PID 1 and receives SIGTERM/SIGINT directly.
-# --loop, --http: app/serving.py and "Concurrency model" in docs/operations.md.
+# --http: app/serving.py (TCP_NODELAY on every connection).
 exec uvicorn app.main:app \
-    --loop app.serving:OneAcceptEventLoop \
     --http app.serving:HttpToolsProtocol \
     --host 0.0.0.0 \
     --port 8000 \

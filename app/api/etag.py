@@ -3,7 +3,7 @@
 from typing import Annotated, Any
 
 from fastapi import Header, Response
-from pydantic_core import to_json
+from pydantic import BaseModel
 
 IfNoneMatchHeader = Annotated[
     str | None,
@@ -45,8 +45,8 @@ def unchanged(if_none_match: str | None, version: int, variant: str = "") -> Res
     return None
 
 
-def json_response(body: Any, version: int) -> Response:
-    """A JSON body encoded once (pydantic-core), tagged with the match version."""
-    response = Response(to_json(body), media_type="application/json")
-    set_etag(response, version)
+def model_response(body: BaseModel, version: int, variant: str = "") -> Response:
+    """A response model as JSON, tagged with the match version."""
+    response = Response(body.model_dump_json(), media_type="application/json")
+    set_etag(response, version, variant)
     return response

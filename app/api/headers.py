@@ -6,13 +6,11 @@ import re
 from typing import Annotated
 
 from fastapi import Header
-from fastapi.responses import Response
-from pydantic_core import to_json
+from pydantic import BaseModel
 
 from app.api.etag import ETAG_HEADER
-from app.api.problems import PROBLEM_JSON
 from app.errors import FieldError, InvalidHeader
-from app.services.writes import Written
+from app.services.idempotency import Once
 
 MAX_KEY_LENGTH = 255
 _PRINTABLE = re.compile(r"[\x21-\x7e]([\x20-\x7e]*[\x21-\x7e])?")
@@ -41,13 +39,15 @@ IfMatchHeader = Annotated[
 ]
 
 
-def idempotency_key(key: str | None) -> str | None:
-    """The Idempotency-Key, checked; None when absent."""
+def once(key: str | None, *, scope: str, request: str, body: BaseModel | None) -> Once | None:
+    """The request's Idempotency-Key, checked; None when the client sent none (the body
+    is serialized for the key's fingerprint only when there is a key)."""
     if key is None:
         return None
     if not 1 <= len(key) <= MAX_KEY_LENGTH or not _PRINTABLE.fullmatch(key):
         raise _bad("Idempotency-Key", f"must be 1 to {MAX_KEY_LENGTH} printable ASCII characters")
-    return key
+    data = body.model_dump(mode="json") if body is not None else None
+    return Once.of(key, scope=scope, request=request, body=data)
 
 
 def if_match(value: str | None) -> frozenset[int] | None:
@@ -83,16 +83,3 @@ CREATED = {
         "schema": {"type": "string"},
     },
 }
-
-
-def to_response(written: Written) -> Response:
-    """The HTTP response of a write, first time or replayed."""
-    headers = dict(written.headers)
-    if written.replayed:
-        headers["Idempotent-Replayed"] = "true"
-    if written.body is None:
-        return Response(status_code=written.status, headers=headers)
-    media_type = PROBLEM_JSON if written.status >= 400 else "application/json"
-    return Response(
-        to_json(written.body), status_code=written.status, headers=headers, media_type=media_type
-    )

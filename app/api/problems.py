@@ -14,16 +14,9 @@ from sqlalchemy.exc import OperationalError, ProgrammingError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Match
 
+from app.api.deps import access_of, bearer, principal_of
 from app.errors import DatabaseUnavailable, RateLimited, ServiceError
 from app.schemas import MATCH_CREATE_MODELS, ROUND_TYPES, Problem
-from app.services.auth import Permission, authenticate, authorize
-
-
-def bearer_token(request: Request) -> str | None:
-    """The token of an ``Authorization: Bearer <token>`` header, if there is one."""
-    scheme, _, token = request.headers.get("authorization", "").partition(" ")
-    return (token.strip() or None) if scheme.lower() == "bearer" else None
-
 
 PROBLEM_JSON = "application/problem+json"
 logger = logging.getLogger(__name__)
@@ -90,11 +83,13 @@ def _message(error: dict[str, Any]) -> str:
     return str(error["msg"])
 
 
-def _malformed(request: Request) -> JSONResponse:
+async def _malformed(request: Request) -> JSONResponse:
     """422 malformed_json, unless authentication or authorization fails first.
 
-    FastAPI parses the JSON body before it resolves dependencies, so for a body
-    it cannot parse the 401/404/403 checks are made here, keeping API.md's order.
+    FastAPI parses the JSON body before it resolves dependencies, so for a body it
+    cannot parse, the route's own access dependency (``app.api.deps.Allowed``, found
+    on the matched route) is run here, keeping the contract's order: 401/404/403
+    before 422.
     """
     if request.scope.get("squarescores.body_too_large"):  # see app.api.limits
         limit = request.app.state.settings.max_body_bytes
@@ -104,13 +99,14 @@ def _malformed(request: Request) -> JSONResponse:
             "Request body too large",
             f"the body must be at most {limit} bytes",
         )
+    route = request.scope.get("route")
     match_id = request.path_params.get("match_id")
-    if match_id is not None:
-        need = Permission.HOST if request.method == "PATCH" else Permission.PLAY
+    need = access_of(route) if isinstance(route, APIRoute) else None
+    if need is not None and match_id is not None:
+        credentials = await bearer(request)
+        token = credentials.credentials if credentials is not None else None
         try:
-            db = request.app.state.db
-            who = authenticate(db, bearer_token(request))
-            authorize(db, who, match_id, need)
+            await principal_of(request, token, match_id, need)
         except ServiceError as error:
             return _problem_of(error)
     return problem(
@@ -126,7 +122,7 @@ async def _validation_error(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, RequestValidationError)
     raw = exc.errors()
     if any(e["type"] == "json_invalid" for e in raw):
-        return _malformed(request)
+        return await _malformed(request)
     errors = [{"loc": _error_loc(e), "message": _message(e)} for e in raw]
     first = errors[0] if errors else {"loc": [], "message": "invalid"}
     where = ".".join(str(p) for p in first["loc"])
@@ -193,7 +189,7 @@ async def _http_error(request: Request, exc: Exception) -> JSONResponse:
         )
     if exc.status_code == 400:
         # FastAPI's only 400: a body it could not decode (not UTF-8, not parseable).
-        return _malformed(request)
+        return await _malformed(request)
     code, title = _HTTP_CODES.get(exc.status_code, ("http_error", "HTTP error"))
     detail = exc.detail if isinstance(exc.detail, str) else title
     return problem(exc.status_code, code, title, detail, headers=exc.headers)

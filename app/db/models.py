@@ -1,4 +1,5 @@
-"""Tables. Rounds store their input; the match row holds the sheet after its last round."""
+"""Tables. Rounds store their input; the match row holds the fold's state (the sheet
+after its last round), never a rendered response."""
 
 from datetime import UTC, datetime
 from typing import Any
@@ -13,7 +14,6 @@ from sqlalchemy import (
     Integer,
     String,
     Table,
-    Text,
     UniqueConstraint,
 )
 from sqlalchemy.types import TypeDecorator
@@ -67,11 +67,6 @@ class Match(SQLModel, table=True):
     updated_at: datetime = _utc()
     ended_at: datetime | None = _utc(nullable=True)
     ended_by: str | None = Field(default=None, max_length=16)
-    view: str | None = Field(
-        default=None,
-        sa_column=Column(Text, nullable=True),
-        description="the match as GET /v1/matches/{id} answers it, rendered at each write",
-    )
 
 
 class Round(SQLModel, table=True):

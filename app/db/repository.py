@@ -1,16 +1,19 @@
-"""Every query the service runs. Functions take a transaction and never commit.
+"""Every query the service runs, in SQLAlchemy Core. Functions take the unit of work's
+connection and never commit.
 
-The SQL goes to the driver (app/db/driver.py says why); the tables and their
-columns are the ones app/db/models.py declares and the migrations create.
+Statements are built once, at import, with bound parameters: SQLAlchemy compiles
+each once per process (its compiled cache) and the column types convert values
+(JSON, aware UTC timestamps) the same way on SQLite and PostgreSQL.
 """
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
-import orjson
+from sqlalchemy import Connection, RowMapping, bindparam, delete, insert, select, tuple_, update
+from sqlalchemy.dialects.postgresql import insert as pg_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 
-from app.db.driver import DriverTable, Sql, Tx
 from app.db.models import (
     CREDENTIAL,
     IDEMPOTENCY_KEY,
@@ -20,173 +23,200 @@ from app.db.models import (
     ROUND_REVISION,
 )
 
-_MATCH = DriverTable(MATCH)
-_ROUND = DriverTable(ROUND)
-_ROUND_REVISION = DriverTable(ROUND_REVISION)
-_CREDENTIAL = DriverTable(CREDENTIAL)
-_IDEMPOTENCY_KEY = DriverTable(IDEMPOTENCY_KEY)
+_GET_MATCH = select(MATCH).where(MATCH.c.id == bindparam("id"))
+_LOCK_MATCH = _GET_MATCH.with_for_update()  # SQLite ignores it: a writer holds the database lock
+_MATCH_EXISTS = select(MATCH.c.id).where(MATCH.c.id == bindparam("id"))
+_MATCH_VERSION = select(MATCH.c.version).where(MATCH.c.id == bindparam("id"))
+_UPDATE_MATCH = update(MATCH).where(MATCH.c.id == bindparam("match_id"))
 
-# The match row without its rendered view, which only GET /v1/matches/{id} reads.
-_MATCH_COLUMNS = tuple(name for name in _MATCH.columns if name != "view")
-_ROUND_COLUMNS = ", ".join(f'"{name}"' for name in _ROUND.columns)
+_GET_CREDENTIAL = select(CREDENTIAL).where(CREDENTIAL.c.id == bindparam("id"))
 
-_GET_MATCH_VIEW = Sql('SELECT "view", "version" FROM "match" WHERE "id" = ?')
-_STAMP = ("version", "updated_at")
-_GET_MATCH_STAMP = Sql('SELECT "version", "updated_at" FROM "match" WHERE "id" = ?')
-_LIST_ROUNDS = Sql(
-    f'SELECT {_ROUND_COLUMNS} FROM "round" WHERE "match_id" = ? AND "number" >= ? ORDER BY "number"'
+_ROUNDS_OF = ROUND.c.match_id == bindparam("match_id")
+_GET_ROUND = select(ROUND).where(_ROUNDS_OF, ROUND.c.number == bindparam("number"))
+_PAGE_OF_ROUNDS = (
+    select(ROUND)
+    .where(_ROUNDS_OF, ROUND.c.number > bindparam("after"))
+    .order_by(ROUND.c.number)
+    .limit(bindparam("limit"))
 )
-# JSON columns as text, decoded in one go: cheaper than one decode a row.
-_LIST_POINTS = Sql(
-    'SELECT CAST("points" AS TEXT) FROM "round" WHERE "match_id" = ? AND "number" <= ? '
-    'ORDER BY "number"'
+_POINTS_THROUGH = (
+    select(ROUND.c.points)
+    .where(_ROUNDS_OF, ROUND.c.number <= bindparam("through"))
+    .order_by(ROUND.c.number)
 )
-_SHEET_ROWS = Sql(
-    'SELECT "number", "dealer", CAST("points" AS TEXT), CAST("result" AS TEXT) '
-    'FROM "round" WHERE "match_id" = ? ORDER BY "number"'
+_SHEET_ROWS = (
+    select(ROUND.c.number, ROUND.c.dealer, ROUND.c.points, ROUND.c.result)
+    .where(_ROUNDS_OF)
+    .order_by(ROUND.c.number)
 )
-_CLAIM_KEY = Sql(
-    'INSERT INTO "idempotency_key" ("scope", "key", "fingerprint", "status", "body", '
-    '"headers", "created_at") VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING '
-    'RETURNING "key"'
+_UPDATE_ROUND = update(ROUND).where(ROUND.c.id == bindparam("round_id"))
+_DELETE_ROUND = delete(ROUND).where(_ROUNDS_OF, ROUND.c.number == bindparam("number"))
+
+_REVISIONS = (
+    select(ROUND_REVISION)
+    .where(
+        ROUND_REVISION.c.match_id == bindparam("match_id"),
+        ROUND_REVISION.c.number == bindparam("number"),
+    )
+    .order_by(ROUND_REVISION.c.id)
 )
-_PRUNE_KEYS = Sql(
-    'DELETE FROM "idempotency_key" WHERE ("scope", "key") IN (SELECT "scope", "key" '
-    'FROM "idempotency_key" WHERE "created_at" < ? LIMIT ?)'
+_LAST_REVISION_ACTION = (
+    select(ROUND_REVISION.c.action)
+    .where(
+        ROUND_REVISION.c.match_id == bindparam("match_id"),
+        ROUND_REVISION.c.number == bindparam("number"),
+    )
+    .order_by(ROUND_REVISION.c.id.desc())
+    .limit(1)
 )
-_COUNT_IN_WINDOW = Sql(
-    'INSERT INTO "rate_limit_window" ("client", "window", "count") VALUES (?, ?, 1) '
-    'ON CONFLICT ("client", "window") DO UPDATE SET "count" = "rate_limit_window"."count" + 1 '
-    'RETURNING "count"'
+
+# (Parameters named after a column would be taken for its new value in an UPDATE.)
+_KEY = (
+    IDEMPOTENCY_KEY.c.scope == bindparam("key_scope"),
+    IDEMPOTENCY_KEY.c.key == bindparam("key_key"),
 )
-_LAST_REVISION_ACTION = Sql(
-    'SELECT "action" FROM "round_revision" WHERE "match_id" = ? AND "number" = ? '
-    'ORDER BY "id" DESC LIMIT 1'
+_GET_KEY = select(IDEMPOTENCY_KEY).where(*_KEY)
+_UPDATE_KEY = update(IDEMPOTENCY_KEY).where(*_KEY)
+_OLD_KEYS = (
+    select(IDEMPOTENCY_KEY.c.scope, IDEMPOTENCY_KEY.c.key)
+    .where(IDEMPOTENCY_KEY.c.created_at < bindparam("cutoff"))
+    .limit(bindparam("limit"))
 )
-_PRUNE_WINDOWS = Sql('DELETE FROM "rate_limit_window" WHERE "window" < ?')
-
-assert {c.name for c in RATE_LIMIT_WINDOW.c} == {"client", "window", "count"}
-
-
-def insert_match(tx: Tx, values: Mapping[str, Any]) -> None:
-    _MATCH.insert(tx, values)
+_PRUNE_KEYS = delete(IDEMPOTENCY_KEY).where(
+    tuple_(IDEMPOTENCY_KEY.c.scope, IDEMPOTENCY_KEY.c.key).in_(_OLD_KEYS)
+)
+_PRUNE_WINDOWS = delete(RATE_LIMIT_WINDOW).where(RATE_LIMIT_WINDOW.c.window < bindparam("window"))
 
 
-def get_match(tx: Tx, match_id: str, *, for_update: bool = False) -> dict[str, Any] | None:
-    """The match row without its rendered view; ``for_update`` locks it until the
-    transaction ends (PostgreSQL)."""
-    where = {"id": match_id}
-    return _MATCH.select_one(tx, where, columns=_MATCH_COLUMNS, for_update=for_update)
+def _upsert(connection: Connection) -> Any:
+    """The dialect's INSERT that takes ON CONFLICT (both dialects spell it the same)."""
+    return sqlite_insert if connection.dialect.name == "sqlite" else pg_insert
 
 
-def get_match_stamp(tx: Tx, match_id: str) -> tuple[int, Any] | None:
-    """The match's version and when it was last changed, without the rest of the row."""
-    found = tx.one(_GET_MATCH_STAMP, (match_id,))
-    if found is None:
-        return None
-    stamp = _MATCH.decode(_STAMP, found, tx.sqlite)
-    return int(stamp["version"]), stamp["updated_at"]
+def insert_match(connection: Connection, values: Mapping[str, Any]) -> None:
+    connection.execute(insert(MATCH), [dict(values)])
 
 
-def get_match_view(tx: Tx, match_id: str) -> tuple[str | None, int] | None:
-    """The rendered match and its version, without the rest of the row: the hottest
-    read of all (every phone polls it), two plain columns, nothing to convert."""
-    found = tx.one(_GET_MATCH_VIEW, (match_id,))
-    return None if found is None else (found[0], found[1])
+def get_match(
+    connection: Connection, match_id: str, *, for_update: bool = False
+) -> RowMapping | None:
+    """The match row; ``for_update`` locks it until the transaction ends (PostgreSQL)."""
+    statement = _LOCK_MATCH if for_update else _GET_MATCH
+    return connection.execute(statement, {"id": match_id}).mappings().first()
 
 
-def update_match(tx: Tx, match_id: str, values: Mapping[str, Any]) -> None:
-    _MATCH.update(tx, {"id": match_id}, values)
+def match_exists(connection: Connection, match_id: str) -> bool:
+    return connection.execute(_MATCH_EXISTS, {"id": match_id}).first() is not None
 
 
-def insert_credentials(tx: Tx, rows: Iterable[Mapping[str, Any]]) -> None:
-    _CREDENTIAL.insert_many(tx, rows)
+def match_version(connection: Connection, match_id: str) -> int | None:
+    return connection.execute(_MATCH_VERSION, {"id": match_id}).scalar()
 
 
-def get_credential(tx: Tx, credential_id: str) -> dict[str, Any] | None:
-    return _CREDENTIAL.select_one(tx, {"id": credential_id})
+def update_match(connection: Connection, match_id: str, values: Mapping[str, Any]) -> None:
+    connection.execute(_UPDATE_MATCH, {"match_id": match_id, **values})
 
 
-def insert_round(tx: Tx, values: Mapping[str, Any]) -> None:
-    _ROUND.insert(tx, values)
+def insert_credentials(connection: Connection, rows: Iterable[Mapping[str, Any]]) -> None:
+    connection.execute(insert(CREDENTIAL), [dict(row) for row in rows])
 
 
-def get_round(tx: Tx, match_id: str, number: int) -> dict[str, Any] | None:
-    return _ROUND.select_one(tx, {"match_id": match_id, "number": number})
+def get_credential(connection: Connection, credential_id: str) -> RowMapping | None:
+    return connection.execute(_GET_CREDENTIAL, {"id": credential_id}).mappings().first()
 
 
-def list_rounds(tx: Tx, match_id: str, *, from_number: int = 1) -> list[dict[str, Any]]:
-    """Rounds of a match in order, from ``from_number`` on."""
-    rows = tx.all(_LIST_ROUNDS, (match_id, from_number))
-    return [_ROUND.decode(_ROUND.columns, row, tx.sqlite) for row in rows]
+def insert_round(connection: Connection, values: Mapping[str, Any]) -> None:
+    connection.execute(insert(ROUND), [dict(values)])
 
 
-def list_points(tx: Tx, match_id: str, *, through: int) -> list[list[int]]:
+def get_round(connection: Connection, match_id: str, number: int) -> RowMapping | None:
+    found = connection.execute(_GET_ROUND, {"match_id": match_id, "number": number})
+    return found.mappings().first()
+
+
+def page_of_rounds(
+    connection: Connection, match_id: str, *, after: int, limit: int
+) -> Sequence[RowMapping]:
+    """Up to ``limit`` rounds numbered after ``after``, in order."""
+    params = {"match_id": match_id, "after": after, "limit": limit}
+    return connection.execute(_PAGE_OF_ROUNDS, params).mappings().all()
+
+
+def list_points(connection: Connection, match_id: str, *, through: int) -> list[list[int]]:
     """The points of rounds 1..``through`` in order: all the sheet's fold needs."""
-    texts = [row[0] for row in tx.all(_LIST_POINTS, (match_id, through))]
-    points: list[list[int]] = orjson.loads("[" + ",".join(texts) + "]")
-    return points
+    rows = connection.execute(_POINTS_THROUGH, {"match_id": match_id, "through": through})
+    return list(rows.scalars())
 
 
-def sheet_rows(tx: Tx, match_id: str) -> list[tuple[int, int, list[int], Any]]:
-    """(number, dealer, points, result) of every round in order: what the sheet needs,
-    with the JSON columns fetched as text and decoded in one go."""
-    rows = tx.all(_SHEET_ROWS, (match_id,))
-    decoded = orjson.loads("[" + ",".join(f"[{r[2]},{r[3]}]" for r in rows) + "]")
-    return [(r[0], r[1], d[0], d[1]) for r, d in zip(rows, decoded, strict=True)]
+def sheet_rows(connection: Connection, match_id: str) -> Sequence[Any]:
+    """(number, dealer, points, result) of every round, in order."""
+    return connection.execute(_SHEET_ROWS, {"match_id": match_id}).all()
 
 
-def update_round(tx: Tx, round_id: int, values: Mapping[str, Any]) -> None:
-    _ROUND.update(tx, {"id": round_id}, values)
+def update_round(connection: Connection, round_id: int, values: Mapping[str, Any]) -> None:
+    connection.execute(_UPDATE_ROUND, {"round_id": round_id, **values})
 
 
-def delete_round(tx: Tx, match_id: str, number: int) -> None:
-    _ROUND.delete(tx, {"match_id": match_id, "number": number})
+def delete_round(connection: Connection, match_id: str, number: int) -> None:
+    connection.execute(_DELETE_ROUND, {"match_id": match_id, "number": number})
 
 
-def claim_idempotency_key(tx: Tx, values: Mapping[str, Any]) -> bool:
+def claim_idempotency_key(connection: Connection, values: Mapping[str, Any]) -> bool:
     """Insert the key if it is new; False when it exists (PostgreSQL waits for a concurrent
     claim of the same key to commit or roll back before answering)."""
-    ordered = {
-        name: values[name]
-        for name in ("scope", "key", "fingerprint", "status", "body", "headers", "created_at")
-    }
-    return tx.one(_CLAIM_KEY, _IDEMPOTENCY_KEY.encode(ordered, tx.sqlite)) is not None
+    statement = (
+        _upsert(connection)(IDEMPOTENCY_KEY)
+        .values(dict(values))
+        .on_conflict_do_nothing()
+        .returning(IDEMPOTENCY_KEY.c.key)
+    )
+    return connection.execute(statement).first() is not None
 
 
-def get_idempotency_key(tx: Tx, scope: str, key: str) -> dict[str, Any] | None:
-    return _IDEMPOTENCY_KEY.select_one(tx, {"scope": scope, "key": key})
+def get_idempotency_key(connection: Connection, scope: str, key: str) -> RowMapping | None:
+    return connection.execute(_GET_KEY, {"key_scope": scope, "key_key": key}).mappings().first()
 
 
-def update_idempotency_key(tx: Tx, scope: str, key: str, values: Mapping[str, Any]) -> None:
-    _IDEMPOTENCY_KEY.update(tx, {"scope": scope, "key": key}, values)
+def update_idempotency_key(
+    connection: Connection, scope: str, key: str, values: Mapping[str, Any]
+) -> None:
+    connection.execute(_UPDATE_KEY, {"key_scope": scope, "key_key": key, **values})
 
 
-def delete_idempotency_keys_before(tx: Tx, cutoff: datetime, *, limit: int) -> None:
+def delete_idempotency_keys_before(connection: Connection, cutoff: datetime, *, limit: int) -> None:
     """Forget up to ``limit`` keys created before ``cutoff``."""
-    (when,) = _IDEMPOTENCY_KEY.encode({"created_at": cutoff}, tx.sqlite)
-    tx.execute(_PRUNE_KEYS, (when, limit)).close()
+    connection.execute(_PRUNE_KEYS, {"cutoff": cutoff, "limit": limit})
 
 
-def insert_revision(tx: Tx, values: Mapping[str, Any]) -> None:
-    _ROUND_REVISION.insert(tx, values)
+def insert_revision(connection: Connection, values: Mapping[str, Any]) -> None:
+    connection.execute(insert(ROUND_REVISION), [dict(values)])
 
 
-def list_revisions(tx: Tx, match_id: str, number: int) -> list[dict[str, Any]]:
+def list_revisions(connection: Connection, match_id: str, number: int) -> Sequence[RowMapping]:
     """Every input round ``number`` has held, oldest first."""
-    return _ROUND_REVISION.select(tx, {"match_id": match_id, "number": number}, order_by="id")
+    found = connection.execute(_REVISIONS, {"match_id": match_id, "number": number})
+    return found.mappings().all()
 
 
-def last_revision_action(tx: Tx, match_id: str, number: int) -> str | None:
+def last_revision_action(connection: Connection, match_id: str, number: int) -> str | None:
     """The action of the latest revision of round ``number``; None when it has none."""
-    found = tx.one(_LAST_REVISION_ACTION, (match_id, number))
-    return None if found is None else str(found[0])
+    params = {"match_id": match_id, "number": number}
+    return connection.execute(_LAST_REVISION_ACTION, params).scalar()
 
 
-def count_in_window(tx: Tx, client: str, window: int) -> int:
+def count_in_window(connection: Connection, client: str, window: int) -> int:
     """Add one to the client's count for ``window`` and return the new count."""
-    return int(tx.one(_COUNT_IN_WINDOW, (client, window))[0])
+    statement = (
+        _upsert(connection)(RATE_LIMIT_WINDOW)
+        .values(client=client, window=window, count=1)
+        .on_conflict_do_update(
+            index_elements=[RATE_LIMIT_WINDOW.c.client, RATE_LIMIT_WINDOW.c.window],
+            set_={"count": RATE_LIMIT_WINDOW.c.count + 1},
+        )
+        .returning(RATE_LIMIT_WINDOW.c.count)
+    )
+    return int(connection.execute(statement).scalar_one())
 
 
-def delete_windows_before(tx: Tx, window: int) -> None:
-    tx.execute(_PRUNE_WINDOWS, (window,)).close()
+def delete_windows_before(connection: Connection, window: int) -> None:
+    connection.execute(_PRUNE_WINDOWS, {"window": window})

@@ -1,6 +1,6 @@
 """Alkort: four players in two fixed partnerships, strokes, múk and plain wins.
 
-The rules are those of ``spec/RULES.md`` §2. Team 0 is seats 0 and 2, team 1 is
+This module is where Alkort's scoring rules live. Team 0 is seats 0 and 2, team 1 is
 seats 1 and 3. A deal is worth 1, 5, 6, 7, 8 or 9 points to one team and 0 to
 the other; the first team whose total reaches the target wins the match.
 """

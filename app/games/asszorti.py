@@ -1,6 +1,6 @@
 """Asszorti: three players, a declarer against two, the kontra ladder and arrivázs.
 
-The rules are those of ``spec/RULES.md`` §1. Every amount is a whole number:
+This module is where Asszorti's scoring rules live. Every amount is a whole number:
 contract values are even, so half of one is too.
 """
 

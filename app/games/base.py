@@ -55,8 +55,7 @@ class Score(NamedTuple):
     """One round scored on its own, before the sheet sees it.
 
     Score and SheetState are named tuples rather than frozen dataclasses: a
-    correction folds thousands of them, and a tuple is several times cheaper
-    to build (measured: a 2000-round refold).
+    correction folds thousands of them, and a tuple is cheaper to build.
     """
 
     net: tuple[int, ...] | None
@@ -74,7 +73,8 @@ class SheetState(NamedTuple):
 
 class Refold(NamedTuple):
     """One pass over every round's points, from the empty sheet: what a correction
-    needs (RULES.md §3)."""
+    needs to check that no result is decided before rounds already played, and the
+    sheet after it."""
 
     decided_at: int | None  # the first round after which the match is decided
     decided_sheet: SheetState | None  # the sheet after that round

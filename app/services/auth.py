@@ -8,12 +8,13 @@ bits of randomness, so a fast hash is the right one (there is nothing to brute-f
 import hashlib
 import hmac
 import secrets
+from collections import OrderedDict
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any, NamedTuple, TypeVar
+from typing import Any, TypeVar
 
 from app.db import repository
-from app.db.engine import Database, LRUCache
+from app.db.database import UnitOfWork
 from app.errors import Forbidden, MatchNotFound, Unauthenticated
 
 MAX_TOKEN_LENGTH = 128
@@ -89,57 +90,72 @@ def new_credentials(match_id: str, seat_count: int) -> tuple[dict[str, Any], lis
     return clear, rows
 
 
-def authenticate(db: Database, token: str | None) -> Principal:
-    """The principal behind a bearer token, or Unauthenticated."""
+def parse_token(token: str | None) -> tuple[str, str]:
+    """A bearer token's credential id and secret, or Unauthenticated."""
     if not token or len(token) > MAX_TOKEN_LENGTH or token.count(".") != 1:
         raise Unauthenticated("send Authorization: Bearer <token> with a token of this match")
-    if not token.isascii():  # tokens are URL-safe base64; compare_digest takes ASCII only
+    if not token.isascii():  # tokens are URL-safe base64
         raise Unauthenticated("the token is not known")
     credential_id, secret = token.split(".")
-    cache = _credentials(db)
-    known = cache.get(credential_id)
-    if known is None:
-        with db.read() as conn:
-            row = repository.get_credential(conn, credential_id)
-        if row is None:
-            raise Unauthenticated("the token is not known")
-        principal = Principal(row["match_id"], Role(row["role"]), row["seat"])
-        known = _Known(secret_hash=row["secret_hash"], principal=principal, secret=None)
-        cache.put(credential_id, known)
-    if known.secret is not None:  # verified before: no need to hash it again
-        if hmac.compare_digest(known.secret, secret):
-            return known.principal
-        raise Unauthenticated("the token is not known")
-    if not hmac.compare_digest(known.secret_hash, _hash(secret)):
-        raise Unauthenticated("the token is not known")
-    cache.put(credential_id, known._replace(secret=secret))
-    return known.principal
+    return credential_id, secret
 
 
-class _Known(NamedTuple):
-    """A credential this process has read; ``secret`` once a token has matched its hash."""
+@dataclass(frozen=True, slots=True)
+class Credential:
+    """A stored credential: the hash of its secret and whom it stands for."""
 
     secret_hash: str
     principal: Principal
-    secret: str | None
 
 
-def _credentials(db: Database) -> LRUCache[_Known]:
-    """Credentials never change once issued, so each process keeps the ones it has seen,
-    and the secret that matched, so a token is hashed once per process, not per request."""
-    return db.cache("credentials", CREDENTIAL_CACHE_SIZE)
+def load_credential(uow: UnitOfWork, credential_id: str) -> Credential | None:
+    row = repository.get_credential(uow.connection, credential_id)
+    if row is None:
+        return None
+    return Credential(
+        row["secret_hash"], Principal(row["match_id"], Role(row["role"]), row["seat"])
+    )
 
 
-def authorize(db: Database, who: Principal, match_id: str, need: Permission) -> None:
+def verify(credential: Credential | None, secret: str) -> Principal:
+    """The principal when ``secret`` is the credential's, else Unauthenticated."""
+    if credential is None or not hmac.compare_digest(credential.secret_hash, _hash(secret)):
+        raise Unauthenticated("the token is not known")
+    return credential.principal
+
+
+class KnownCredentials:
+    """Credentials this process has read, most recently used kept, at most ``maxsize``.
+
+    A credential never changes once issued, so a kept one is never stale. It holds
+    the secret's hash, never the secret.
+    """
+
+    def __init__(self, maxsize: int = CREDENTIAL_CACHE_SIZE) -> None:
+        self.maxsize = maxsize
+        self.items: OrderedDict[str, Credential] = OrderedDict()
+
+    def get(self, credential_id: str) -> Credential | None:
+        found = self.items.get(credential_id)
+        if found is not None:
+            self.items.move_to_end(credential_id)
+        return found
+
+    def put(self, credential_id: str, credential: Credential) -> None:
+        self.items[credential_id] = credential
+        self.items.move_to_end(credential_id)
+        if len(self.items) > self.maxsize:
+            self.items.popitem(last=False)
+
+
+def authorize(who: Principal, match_id: str, need: Permission, *, match_exists: bool) -> None:
     """Check, in the contract's order, that the match exists (404) and ``who`` may act (403).
 
-    A token's own match always exists (credentials go with their match), so the
-    database is asked only when the token names another match.
+    A token's own match always exists (credentials go with their match), so
+    ``match_exists`` is only looked at when the token names another match.
     """
     if who.match_id != match_id:
-        with db.read() as conn:
-            exists = repository.get_match(conn, match_id) is not None
-        if not exists:
+        if not match_exists:
             raise MatchNotFound(f"no match {match_id!r}")
         raise Forbidden("this token belongs to another match")
     if need not in GRANTS[who.role]:

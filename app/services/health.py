@@ -8,7 +8,7 @@ from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from sqlalchemy.exc import SQLAlchemyError
 
-from app.db.engine import Database
+from app.db.database import Database
 from app.errors import NotReady
 from app.schemas import HealthRead
 
@@ -23,7 +23,8 @@ def head_revision() -> str | None:
 
 
 def readiness(db: Database) -> HealthRead:
-    """Ready when the database answers and its schema is at head; NotReady otherwise."""
+    """Ready when the database answers and its schema is at head; NotReady otherwise.
+    Blocking: the API runs it in a worker thread."""
     try:
         with db.engine.connect() as conn:
             current = MigrationContext.configure(conn).get_current_revision()

@@ -8,9 +8,8 @@ from typing import Any
 from pydantic import ValidationError
 
 from app.db import repository
-from app.db.driver import Tx
-from app.db.engine import Database
-from app.errors import FieldError, InvalidInput, MatchNotFound, SettingLocked
+from app.db.database import UnitOfWork
+from app.errors import FieldError, InvalidInput, SettingLocked
 from app.games import GAMES
 from app.games.base import GameRuleError, SettingConflict, StrictModel
 from app.schemas import MatchCreated, MatchRead, MatchStatus, MatchUpdate, Tokens
@@ -20,41 +19,20 @@ from app.services.ratelimit import RateLimit
 from app.services.scoring import rule_error
 from app.services.state import (
     MatchState,
-    add_match,
     match_read,
-    match_view,
     save_match,
     state_to_json,
     status_of,
     utcnow,
     winner_of,
 )
-from app.services.writes import (
-    WriteRequest,
-    Written,
-    check_writable,
-    etag,
-    lock_match,
-    run_write,
-)
+from app.services.writes import WriteRequest, check_writable, lock_match
 
 
-def _match_written(match: dict[str, Any]) -> Written:
-    """A write's answer: the match as ``save_match`` or ``match_read`` gives it."""
-    return Written(status=200, body=match, headers=_etag(match["version"]))
+def create_match(uow: UnitOfWork, body: Any, *, limit: RateLimit | None = None) -> MatchCreated:
+    """Create a match with its tokens; the tokens are shown in this answer only.
 
-
-def _etag(version: int) -> dict[str, str]:
-    return {"ETag": etag(version)}
-
-
-def create_match(
-    db: Database, request: WriteRequest, body: Any, *, limit: RateLimit | None = None
-) -> Written:
-    """Create a match with its tokens; the tokens are shown in this response only.
-
-    ``limit`` counts the creation against the client's rate limit (after an
-    idempotent replay has had its chance to answer).
+    ``limit`` counts the creation against the client's rate limit.
     """
     game = GAMES[body.game]
     players = list(body.players)
@@ -67,94 +45,73 @@ def create_match(
     sheet = game.initial_state()
     status = status_of(game, settings, sheet, 0)
 
-    def work(conn: Tx) -> Written:
-        if limit is not None:
-            ratelimit.count(conn, limit)
-        now = utcnow()
-        match_id = uuid.uuid4().hex
-        match = add_match(
-            conn,
-            {
-                "id": match_id,
-                "game": game.name,
-                "status": status.value,
-                "players": players,
-                "team_names": list(team_names) if team_names is not None else None,
-                "settings": settings.model_dump(mode="json"),
-                "version": 1,
-                "round_count": 0,
-                "sheet": state_to_json(sheet),
-                "winner": winner_of(game, settings, sheet, status),
-                "created_at": now,
-                "updated_at": now,
-                "ended_at": None,
-                "ended_by": None,
-            },
-        )
-        tokens, credential_rows = new_credentials(match_id, game.seat_count)
-        repository.insert_credentials(conn, credential_rows)
-        created = MatchCreated(**dict(match), tokens=Tokens(**tokens))
-        return Written(
-            status=201,
-            body=created.model_dump(mode="json"),
-            headers={"Location": f"/v1/matches/{match_id}", **_etag(match["version"])},
-        )
-
-    return run_write(db, request, work)
+    if limit is not None:
+        ratelimit.count(uow, limit)
+    now = utcnow()
+    match_id = uuid.uuid4().hex
+    row = {
+        "id": match_id,
+        "game": game.name,
+        "status": status.value,
+        "players": players,
+        "team_names": list(team_names) if team_names is not None else None,
+        "settings": settings.model_dump(mode="json"),
+        "version": 1,
+        "round_count": 0,
+        "sheet": state_to_json(sheet),
+        "winner": winner_of(game, settings, sheet, status),
+        "created_at": now,
+        "updated_at": now,
+        "ended_at": None,
+        "ended_by": None,
+    }
+    repository.insert_match(uow.connection, row)
+    tokens, credential_rows = new_credentials(match_id, game.seat_count)
+    repository.insert_credentials(uow.connection, credential_rows)
+    match = match_read(MatchState.load(row))
+    return MatchCreated(**dict(match), tokens=Tokens(**tokens))
 
 
-def get_match(db: Database, match_id: str) -> MatchRead:
-    with db.read() as conn:
-        row = found(repository.get_match(conn, match_id), match_id)
-    return match_read(MatchState.load(row))
+def get_match(uow: UnitOfWork, match_id: str) -> MatchRead:
+    """The match with its running totals and standings."""
+    return match_read(
+        MatchState.load(found(repository.get_match(uow.connection, match_id), match_id))
+    )
 
 
-def get_match_view(db: Database, match_id: str) -> tuple[str, int]:
-    """The match as JSON, exactly as rendered at its last write, and its version."""
-    with db.read() as conn:
-        view = match_view(conn, match_id)
-    if view is None:
-        raise MatchNotFound(f"no match {match_id!r}")
-    return view
-
-
-def update_match(db: Database, request: WriteRequest, match_id: str, body: MatchUpdate) -> Written:
+def update_match(
+    uow: UnitOfWork, request: WriteRequest, match_id: str, body: MatchUpdate
+) -> MatchRead:
     """Change settings or names; the status is re-evaluated against the new settings."""
-
-    def work(conn: Tx) -> Written:
-        state = lock_match(conn, match_id)
-        game = state.game
-        values: dict[str, Any] = {}
-        settings = None
-        if body.settings is not None:
-            settings = _validated_settings(state, body.settings)
-        if body.players is not None:
-            try:
-                game.validate_players(body.players)
-            except GameRuleError as error:
-                raise rule_error(error) from None
-            values["players"] = list(body.players)
-        if body.team_names is not None:
-            if len(body.team_names) != game.team_count:
-                message = (
-                    f"{game.title} has {game.team_count} teams, got {len(body.team_names)} names"
-                )
-                raise InvalidInput(message, errors=[FieldError(("body", "team_names"), message)])
-            values["team_names"] = list(body.team_names)
-        check_writable(state, request)
-        if settings is not None:
-            _check_settings_change(state, settings)
-            values["settings"] = settings.model_dump(mode="json")
-            status = status_of(game, settings, state.sheet, state.round_count)
-            values["status"] = status.value
-            values["winner"] = winner_of(game, settings, state.sheet, status)
-        changed = {k: v for k, v in values.items() if v != state.row[k]}
-        if not changed:  # a PATCH that changes nothing leaves the version (and ETag) alone
-            return _match_written(match_read(state).model_dump(mode="json"))
-        changed.update(version=state.row["version"] + 1, updated_at=utcnow())
-        return _match_written(save_match(conn, state, changed))
-
-    return run_write(db, request, work)
+    state = lock_match(uow, match_id)
+    game = state.game
+    values: dict[str, Any] = {}
+    settings = None
+    if body.settings is not None:
+        settings = _validated_settings(state, body.settings)
+    if body.players is not None:
+        try:
+            game.validate_players(body.players)
+        except GameRuleError as error:
+            raise rule_error(error) from None
+        values["players"] = list(body.players)
+    if body.team_names is not None:
+        if len(body.team_names) != game.team_count:
+            message = f"{game.title} has {game.team_count} teams, got {len(body.team_names)} names"
+            raise InvalidInput(message, errors=[FieldError(("body", "team_names"), message)])
+        values["team_names"] = list(body.team_names)
+    check_writable(state, request)
+    if settings is not None:
+        _check_settings_change(state, settings)
+        values["settings"] = settings.model_dump(mode="json")
+        status = status_of(game, settings, state.sheet, state.round_count)
+        values["status"] = status.value
+        values["winner"] = winner_of(game, settings, state.sheet, status)
+    changed = {k: v for k, v in values.items() if v != state.row[k]}
+    if not changed:  # a PATCH that changes nothing leaves the version (and ETag) alone
+        return match_read(state)
+    changed.update(version=state.row["version"] + 1, updated_at=utcnow())
+    return match_read(save_match(uow, state, changed))
 
 
 def _validated_settings(state: MatchState, patch: StrictModel) -> StrictModel:
@@ -184,26 +141,17 @@ def _check_settings_change(state: MatchState, new: StrictModel) -> None:
         raise SettingLocked(error.message, code=error.code) from None
 
 
-def end_match(db: Database, request: WriteRequest, match_id: str) -> Written:
+def end_match(uow: UnitOfWork, request: WriteRequest, match_id: str) -> MatchRead:
     """End match: bank the sheet as it stands, name the winner, record who ended it."""
-    assert request.who is not None
-
-    def work(conn: Tx) -> Written:
-        state = lock_match(conn, match_id)
-        check_writable(state, request)
-        now = utcnow()
-        match = save_match(
-            conn,
-            state,
-            {
-                "status": MatchStatus.ENDED.value,
-                "winner": winner_of(state.game, state.settings, state.sheet, MatchStatus.ENDED),
-                "ended_at": now,
-                "ended_by": request.who.label,  # type: ignore[union-attr]
-                "updated_at": now,
-                "version": state.row["version"] + 1,
-            },
-        )
-        return _match_written(match)
-
-    return run_write(db, request, work)
+    state = lock_match(uow, match_id)
+    check_writable(state, request)
+    now = utcnow()
+    changes = {
+        "status": MatchStatus.ENDED.value,
+        "winner": winner_of(state.game, state.settings, state.sheet, MatchStatus.ENDED),
+        "ended_at": now,
+        "ended_by": request.who.label,
+        "updated_at": now,
+        "version": state.row["version"] + 1,
+    }
+    return match_read(save_match(uow, state, changes))

@@ -7,7 +7,7 @@ import time
 from dataclasses import dataclass
 
 from app.db import repository
-from app.db.driver import Tx
+from app.db.database import UnitOfWork
 from app.errors import RateLimited
 
 
@@ -20,7 +20,7 @@ class RateLimit:
     window_s: int = 60
 
 
-def count(conn: Tx, limit: RateLimit) -> None:
+def count(uow: UnitOfWork, limit: RateLimit) -> None:
     """Count one request in the caller's write transaction; RateLimited past the limit.
 
     The count is part of the transaction it guards: a refused request rolls back and
@@ -28,9 +28,9 @@ def count(conn: Tx, limit: RateLimit) -> None:
     """
     now = time.time()
     window = int(now // limit.window_s)
-    seen = repository.count_in_window(conn, limit.client[:64], window)
+    seen = repository.count_in_window(uow.connection, limit.client[:64], window)
     if seen == 1:
-        repository.delete_windows_before(conn, window - 1)
+        repository.delete_windows_before(uow.connection, window - 1)
     if seen > limit.per_minute:
         retry_after = max(1, math.ceil((window + 1) * limit.window_s - now))
         raise RateLimited(

@@ -9,15 +9,16 @@ kept: the current one in ``round``, the ones it replaced in ``round_revision``.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
 from app.db import repository
-from app.db.driver import Tx
-from app.db.engine import Database
+from app.db.database import UnitOfWork
 from app.errors import (
     CorrectionConflict,
     MatchDecided,
+    MatchFull,
     NotLastRound,
     RoundNotFound,
 )
@@ -25,6 +26,7 @@ from app.games.base import RoundInput, SheetState
 from app.schemas import (
     MatchStatus,
     RoundHistory,
+    RoundRead,
     RoundRevisionRead,
 )
 from app.services.auth import found
@@ -41,11 +43,31 @@ from app.services.state import (
     utcnow,
     winner_of,
 )
-from app.services.writes import WriteRequest, Written, check_writable, etag, lock_match, run_write
+from app.services.writes import WriteRequest, check_writable, lock_match
+
+MAX_PAGE = 100  # rounds in one page of GET .../rounds
+
+
+@dataclass(frozen=True, slots=True)
+class RoundWritten:
+    """A round as it now reads, and the match version the change made."""
+
+    round: RoundRead
+    version: int
+
+
+@dataclass(frozen=True, slots=True)
+class RoundPage:
+    """Rounds in order, the match version they are as of, and the last number of the
+    match (a page ends the list when its last round is that one)."""
+
+    items: list[RoundRead]
+    version: int
+    round_count: int
 
 
 def _save_match(
-    conn: Tx,
+    uow: UnitOfWork,
     state: MatchState,
     sheet: SheetState,
     round_count: int,
@@ -56,7 +78,7 @@ def _save_match(
     version = int(state.row["version"]) + 1
     status = status_of(state.game, state.settings, sheet, round_count)
     save_match(
-        conn,
+        uow,
         state,
         {
             "sheet": state_to_json(sheet),
@@ -72,16 +94,15 @@ def _save_match(
 
 
 def _revision(
-    conn: Tx,
+    uow: UnitOfWork,
     request: WriteRequest,
     match_id: str,
     number: int,
     action: str,
     body: RoundInput | None,
 ) -> None:
-    assert request.who is not None
     repository.insert_revision(
-        conn,
+        uow.connection,
         {
             "match_id": match_id,
             "number": number,
@@ -114,53 +135,42 @@ def _unrecorded(last_action: str | None) -> bool:
     return last_action is None or last_action == "removed"
 
 
-def _keep_entered(conn: Tx, row: Mapping[Any, Any]) -> None:
+def _keep_entered(uow: UnitOfWork, row: Mapping[Any, Any]) -> None:
     """Record a round's first input before it is corrected or removed, if not yet."""
-    last = repository.last_revision_action(conn, row["match_id"], row["number"])
+    last = repository.last_revision_action(uow.connection, row["match_id"], row["number"])
     if _unrecorded(last):
-        repository.insert_revision(conn, _entered(row))
+        repository.insert_revision(uow.connection, _entered(row))
 
 
-def _round_written(
-    round_: dict[str, Any], version: int, status: int, location: str | None
-) -> Written:
-    headers = {"ETag": etag(version)}
-    if location is not None:
-        headers["Location"] = location
-    return Written(status=status, body=round_, headers=headers)
-
-
-def add_round(db: Database, request: WriteRequest, match_id: str, body: RoundInput) -> Written:
-    """Enter the next round: O(1) in the match's length, from the match's snapshot."""
-    assert request.who is not None
-
-    def work(conn: Tx) -> Written:
-        state = lock_match(conn, match_id)
-        score = score_round(state.game, body, state.settings)
-        check_writable(state, request)
-        if state.status is MatchStatus.DECIDED:
-            raise MatchDecided("the match is decided: end it, or correct or remove a round")
-        cells, sheet = state.game.apply(state.sheet, score.points)
-        number = state.round_count + 1
-        now = utcnow()
-        values = {
-            "match_id": match_id,
-            "number": number,
-            "type": body.type,
-            "input": body.model_dump(mode="json"),
-            "dealer": state.dealer_of(number),
-            "points": list(score.points),
-            "result": stored_result(score),
-            "entered_by": request.who.label,  # type: ignore[union-attr]
-            "created_at": now,
-            "updated_at": now,
-        }
-        repository.insert_round(conn, values)
-        version = _save_match(conn, state, sheet, number, now)
-        location = f"/v1/matches/{match_id}/rounds/{number}"
-        return _round_written(round_read(values, cells, sheet), version, 201, location)
-
-    return run_write(db, request, work)
+def add_round(
+    uow: UnitOfWork, request: WriteRequest, match_id: str, body: RoundInput, *, max_rounds: int
+) -> RoundWritten:
+    """Enter the next round: O(1) in the match's length, from the match's stored sheet."""
+    state = lock_match(uow, match_id)
+    score = score_round(state.game, body, state.settings)
+    check_writable(state, request)
+    if state.status is MatchStatus.DECIDED:
+        raise MatchDecided("the match is decided: end it, or correct or remove a round")
+    if state.round_count >= max_rounds:
+        raise MatchFull(f"a match holds at most {max_rounds} rounds: end it and start another")
+    cells, sheet = state.game.apply(state.sheet, score.points)
+    number = state.round_count + 1
+    now = utcnow()
+    values = {
+        "match_id": match_id,
+        "number": number,
+        "type": body.type,
+        "input": body.model_dump(mode="json"),
+        "dealer": state.dealer_of(number),
+        "points": list(score.points),
+        "result": stored_result(score),
+        "entered_by": request.who.label,
+        "created_at": now,
+        "updated_at": now,
+    }
+    repository.insert_round(uow.connection, values)
+    version = _save_match(uow, state, sheet, number, now)
+    return RoundWritten(RoundRead.model_validate(round_read(values, cells, sheet)), version)
 
 
 def _existing(state: MatchState, number: int) -> None:
@@ -169,109 +179,111 @@ def _existing(state: MatchState, number: int) -> None:
 
 
 def replace_round(
-    db: Database, request: WriteRequest, match_id: str, number: int, body: RoundInput
-) -> Written:
-    """Correct a round; every later row of the sheet follows (RULES.md §3).
+    uow: UnitOfWork, request: WriteRequest, match_id: str, number: int, body: RoundInput
+) -> RoundWritten:
+    """Correct a round; every later row of the sheet follows.
 
     Rounds store their own points, not the sheet, so only this round, its revision
-    and the match's snapshot are written: the new sheet is one fold over the points.
+    and the match's stored sheet are written: the new sheet is one fold over the points.
     """
-    assert request.who is not None
-
-    def work(conn: Tx) -> Written:
-        state = lock_match(conn, match_id)
-        _existing(state, number)
-        score = score_round(state.game, body, state.settings)
-        check_writable(state, request)
-        points = repository.list_points(conn, match_id, through=state.round_count)
-        old_points = list(points)
-        points[number - 1] = list(score.points)
-        new = state.game.refold(points, number, state.settings)
-        new_k = new.decided_at
-        if new_k is not None and new_k < state.round_count:
-            old_k = state.game.refold(old_points, number, state.settings).decided_at
-            if old_k is None or new_k < old_k:
-                raise CorrectionConflict(
-                    f"with this correction the match would be decided after round {new_k}, "
-                    "before rounds that were already played"
-                )
-        if new.decided_sheet is not None:
-            decided_by = state.game.winner(new.decided_sheet, state.settings)
-            if state.game.winner(new.last, state.settings) != decided_by:
-                # e.g. Alkort after the target was lowered: the later rounds would take
-                # the other team past the target too, and nobody could say who won.
-                raise CorrectionConflict(
-                    f"with this correction the result decided after round {new_k} would "
-                    "change in later rounds (both teams past the target)"
-                )
-        row = found(repository.get_round(conn, match_id, number), match_id)
-        _keep_entered(conn, row)
-        changes = {
-            "type": body.type,
-            "input": body.model_dump(mode="json"),
-            "points": list(score.points),
-            "result": stored_result(score),
-            "entered_by": request.who.label,  # type: ignore[union-attr]
-            "updated_at": utcnow(),
-        }
-        repository.update_round(conn, row["id"], changes)
-        _revision(conn, request, match_id, number, "corrected", body)
-        version = _save_match(conn, state, new.last, state.round_count)
-        cells, after = new.row
-        return _round_written(round_read({**row, **changes}, cells, after), version, 200, None)
-
-    return run_write(db, request, work)
+    connection = uow.connection
+    state = lock_match(uow, match_id)
+    _existing(state, number)
+    score = score_round(state.game, body, state.settings)
+    check_writable(state, request)
+    points = repository.list_points(connection, match_id, through=state.round_count)
+    old_points = list(points)
+    points[number - 1] = list(score.points)
+    new = state.game.refold(points, number, state.settings)
+    new_k = new.decided_at
+    if new_k is not None and new_k < state.round_count:
+        old_k = state.game.refold(old_points, number, state.settings).decided_at
+        if old_k is None or new_k < old_k:
+            raise CorrectionConflict(
+                f"with this correction the match would be decided after round {new_k}, "
+                "before rounds that were already played"
+            )
+    if new.decided_sheet is not None:
+        decided_by = state.game.winner(new.decided_sheet, state.settings)
+        if state.game.winner(new.last, state.settings) != decided_by:
+            # e.g. Alkort after the target was lowered: the later rounds would take
+            # the other team past the target too, and nobody could say who won.
+            raise CorrectionConflict(
+                f"with this correction the result decided after round {new_k} would "
+                "change in later rounds (both teams past the target)"
+            )
+    row = found(repository.get_round(connection, match_id, number), match_id)
+    _keep_entered(uow, row)
+    changes = {
+        "type": body.type,
+        "input": body.model_dump(mode="json"),
+        "points": list(score.points),
+        "result": stored_result(score),
+        "entered_by": request.who.label,
+        "updated_at": utcnow(),
+    }
+    repository.update_round(connection, row["id"], changes)
+    _revision(uow, request, match_id, number, "corrected", body)
+    version = _save_match(uow, state, new.last, state.round_count)
+    cells, after = new.row
+    written = round_read({**row, **changes}, cells, after)
+    return RoundWritten(RoundRead.model_validate(written), version)
 
 
-def delete_round(db: Database, request: WriteRequest, match_id: str, number: int) -> Written:
-    """Remove the last round (undo); a decided match reopens if no longer decided."""
-
-    def work(conn: Tx) -> Written:
-        state = lock_match(conn, match_id)
-        _existing(state, number)
-        check_writable(state, request)
-        if number != state.round_count:
-            raise NotLastRound(f"only the last round ({state.round_count}) can be removed")
-        points = repository.list_points(conn, match_id, through=number - 1)
-        _, sheet = last_row(state.game, points)
-        _keep_entered(conn, found(repository.get_round(conn, match_id, number), match_id))
-        repository.delete_round(conn, match_id, number)
-        _revision(conn, request, match_id, number, "removed", None)
-        version = _save_match(conn, state, sheet, number - 1)
-        return Written(status=204, body=None, headers={"ETag": etag(version)})
-
-    return run_write(db, request, work)
+def delete_round(uow: UnitOfWork, request: WriteRequest, match_id: str, number: int) -> int:
+    """Remove the last round (undo); a decided match reopens if no longer decided.
+    The match version the removal made."""
+    connection = uow.connection
+    state = lock_match(uow, match_id)
+    _existing(state, number)
+    check_writable(state, request)
+    if number != state.round_count:
+        raise NotLastRound(f"only the last round ({state.round_count}) can be removed")
+    points = repository.list_points(connection, match_id, through=number - 1)
+    _, sheet = last_row(state.game, points)
+    _keep_entered(uow, found(repository.get_round(connection, match_id, number), match_id))
+    repository.delete_round(connection, match_id, number)
+    _revision(uow, request, match_id, number, "removed", None)
+    return _save_match(uow, state, sheet, number - 1)
 
 
-def list_rounds(db: Database, match_id: str) -> tuple[list[dict[str, Any]], int]:
-    """Every round in order (RoundRead shapes), and the match version they are as of."""
-    state, rows = round_rows(db, match_id)
-    sheets = fold(state.game, (row["points"] for row in rows))
+def list_rounds(uow: UnitOfWork, match_id: str, *, after: int, limit: int) -> RoundPage:
+    """Up to ``limit`` rounds numbered after ``after``, in order, each with its row of
+    the sheet. The sheet after round ``after`` is folded from the points before it."""
+    connection = uow.connection
+    match = found(repository.get_match(connection, match_id), match_id)
+    state = MatchState.load(match)
+    rows = repository.page_of_rounds(connection, match_id, after=after, limit=limit)
+    start = state.game.initial_state()
+    if rows and after > 0:
+        _, start = last_row(state.game, repository.list_points(connection, match_id, through=after))
+    sheets = fold(state.game, (row["points"] for row in rows), start)
     items = [
-        round_read(row, cells, sheet) for row, (cells, sheet) in zip(rows, sheets, strict=True)
+        RoundRead.model_validate(round_read(row, cells, sheet))
+        for row, (cells, sheet) in zip(rows, sheets, strict=True)
     ]
-    return items, int(state.row["version"])
+    return RoundPage(items=items, version=int(match["version"]), round_count=state.round_count)
 
 
-def get_round(db: Database, match_id: str, number: int) -> tuple[dict[str, Any], int]:
-    """One round (the RoundRead shape), and the match version it is as of."""
-    with db.read(snapshot=True) as conn:
-        match = found(repository.get_match(conn, match_id), match_id)
-        row = repository.get_round(conn, match_id, number)
-        points = repository.list_points(conn, match_id, through=number) if row else []
+def get_round(uow: UnitOfWork, match_id: str, number: int) -> tuple[RoundRead, int]:
+    """One round, and the match version it is as of."""
+    connection = uow.connection
+    match = found(repository.get_match(connection, match_id), match_id)
+    row = repository.get_round(connection, match_id, number)
     if row is None:
         raise RoundNotFound(f"the match has no round {number}")
+    points = repository.list_points(connection, match_id, through=number)
     cells, sheet = last_row(MatchState.load(match).game, points)
-    return round_read(row, cells, sheet), int(match["version"])
+    return RoundRead.model_validate(round_read(row, cells, sheet)), int(match["version"])
 
 
-def round_history(db: Database, match_id: str, number: int) -> tuple[RoundHistory, int]:
+def round_history(uow: UnitOfWork, match_id: str, number: int) -> tuple[RoundHistory, int]:
     """Every input round ``number`` has held, who entered it and when, oldest first;
     and the match version it is as of."""
-    with db.read(snapshot=True) as conn:
-        version = found(repository.get_match(conn, match_id), match_id)["version"]
-        rows: list[Mapping[Any, Any]] = list(repository.list_revisions(conn, match_id, number))
-        current = repository.get_round(conn, match_id, number)
+    connection = uow.connection
+    version = found(repository.get_match(connection, match_id), match_id)["version"]
+    rows: list[Mapping[Any, Any]] = list(repository.list_revisions(connection, match_id, number))
+    current = repository.get_round(connection, match_id, number)
     if current is not None and _unrecorded(rows[-1]["action"] if rows else None):
         rows.append(_entered(current))
     if not rows:
@@ -291,11 +303,3 @@ def round_history(db: Database, match_id: str, number: int) -> tuple[RoundHistor
         ],
     )
     return history, version
-
-
-def round_rows(db: Database, match_id: str) -> tuple[MatchState, list[dict[str, Any]]]:
-    """The match and all its rounds, for the sheet."""
-    with db.read(snapshot=True) as conn:
-        row = found(repository.get_match(conn, match_id), match_id)
-        rows = list(repository.list_rounds(conn, match_id))
-    return MatchState.load(row), rows

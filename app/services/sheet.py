@@ -7,17 +7,16 @@ import io
 from typing import Any
 
 from app.db import repository
-from app.db.engine import Database
+from app.db.database import UnitOfWork
 from app.services.auth import found
 from app.services.state import MatchState, fold
 
 
-def get_sheet(db: Database, match_id: str) -> tuple[dict[str, Any], int]:
+def get_sheet(uow: UnitOfWork, match_id: str) -> tuple[dict[str, Any], int]:
     """Column headings, one row of cells per round, then totals (the SheetRead shape);
     and the match version. Linear in rounds: one statement, one fold."""
-    with db.read(snapshot=True) as conn:
-        match = found(repository.get_match(conn, match_id), match_id)
-        rows = repository.sheet_rows(conn, match_id)
+    match = found(repository.get_match(uow.connection, match_id), match_id)
+    rows = repository.sheet_rows(uow.connection, match_id)
     state = MatchState.load(match)
     sheet = state.sheet
     cells = fold(state.game, (points for _, _, points, _ in rows))

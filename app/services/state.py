@@ -6,13 +6,10 @@ from collections import deque
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any, cast
-
-import orjson
-from pydantic_core import to_json
+from typing import Any
 
 from app.db import repository
-from app.db.driver import Tx
+from app.db.database import UnitOfWork
 from app.games import GAMES, Game
 from app.games.base import Score, SheetState, StrictModel, dealer
 from app.schemas import (
@@ -68,13 +65,13 @@ def fold(
 class MatchState:
     """The match row with its game, settings and sheet in game terms."""
 
-    row: Mapping[str, Any]
+    row: Mapping[Any, Any]
     game: Game
     settings: StrictModel
     sheet: SheetState
 
     @classmethod
-    def load(cls, row: Mapping[str, Any]) -> MatchState:
+    def load(cls, row: Mapping[Any, Any]) -> MatchState:
         game = GAMES[row["game"]]
         return cls(
             row=row,
@@ -158,66 +155,29 @@ def match_read(state: MatchState) -> MatchRead:
     return MatchRead.model_validate(match_data(state))
 
 
-def render(data: dict[str, Any]) -> str:
-    """``match_data`` as JSON, exactly as ``MatchRead.model_dump_json`` writes it (a test
-    holds the two equal): pydantic-core's encoder, without building the models first."""
-    return to_json(data).decode()
-
-
 def save_match(
-    conn: Tx, state: MatchState, changes: Mapping[str, Any], *, sheet: SheetState | None = None
-) -> dict[str, Any]:
-    """Write ``changes`` to the match row together with the rendered view of the
-    result (what GET /v1/matches/{id} answers); the match as it now is.
+    uow: UnitOfWork,
+    state: MatchState,
+    changes: Mapping[str, Any],
+    *,
+    sheet: SheetState | None = None,
+) -> MatchState:
+    """Write ``changes`` to the match row; the match as it now is.
+
     ``sheet`` is the new sheet when ``changes`` hold one (saves decoding it again).
-    The match is returned as ``match_data``: pydantic-core writes it as the view.
-    Every change raises the match's version (``lock_match`` relies on it)."""
+    Every change raises the match's version: it is the ETag clients hold.
+    """
     assert changes["version"] == state.row["version"] + 1
     row = {**state.row, **changes}
+    repository.update_match(uow.connection, row["id"], changes)
     if "settings" in changes:
-        after = MatchState.load(row)
-    else:
-        after = MatchState(
-            row=row,
-            game=state.game,
-            settings=state.settings,
-            sheet=sheet if sheet is not None else state_from_json(row["sheet"]),
-        )
-    data = match_data(after)
-    repository.update_match(conn, row["id"], {**changes, "view": render(data)})
-    _keep_on_commit(conn, after)
-    return data
-
-
-def _keep_on_commit(conn: Tx, state: MatchState) -> None:
-    """Once the write commits, keep the match as it now is for the next write of it
-    (``lock_match``), under the version the write gave it."""
-    memo = conn.memo
-    if memo is not None:
-        kept = (state.row["version"], state)
-        match_id = state.row["id"]
-        conn.on_commit.append(lambda: memo.put(match_id, kept))
-
-
-def add_match(conn: Tx, values: Mapping[str, Any]) -> dict[str, Any]:
-    """Insert a new match row with its rendered view; the match (JSON data)."""
-    view = render(match_data(MatchState.load(values)))
-    repository.insert_match(conn, {**values, "view": view})
-    return cast(dict[str, Any], orjson.loads(view))
-
-
-def match_view(conn: Tx, match_id: str) -> tuple[str, int] | None:
-    """The rendered match and its version, as stored at the last write (rows written
-    before views were stored are rendered now)."""
-    stored = repository.get_match_view(conn, match_id)
-    if stored is None:
-        return None
-    view, version = stored
-    if view is None:
-        row = repository.get_match(conn, match_id)
-        assert row is not None
-        return render(match_data(MatchState.load(row))), version
-    return view, version
+        return MatchState.load(row)
+    return MatchState(
+        row=row,
+        game=state.game,
+        settings=state.settings,
+        sheet=sheet if sheet is not None else state_from_json(row["sheet"]),
+    )
 
 
 def last_row(game: Game, points: Iterable[Sequence[int]]) -> tuple[tuple[int, ...], SheetState]:
@@ -227,7 +187,7 @@ def last_row(game: Game, points: Iterable[Sequence[int]]) -> tuple[tuple[int, ..
     return rows[0] if rows else ((), game.initial_state())
 
 
-def round_read(row: Mapping[str, Any], cells: Sequence[int], sheet: SheetState) -> dict[str, Any]:
+def round_read(row: Mapping[Any, Any], cells: Sequence[int], sheet: SheetState) -> dict[str, Any]:
     """A round as clients read it (the RoundRead shape): its input, its score, and its
     row of the sheet (``cells`` and the sheet after it, from the fold)."""
     result = row["result"]

@@ -16,7 +16,7 @@ import hypothesis
 import schemathesis
 from fastapi.testclient import TestClient
 
-from app.db.engine import Database
+from app.db.database import Database
 from app.main import create_app
 from app.settings import Settings
 from tests.conftest import migrate

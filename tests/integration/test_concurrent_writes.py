@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import asyncio
 from concurrent.futures import ThreadPoolExecutor
 
-from app.db.engine import Database
+from app.db import repository
+from app.db.database import Database
 from app.games.asszorti import AsszortiAmounts
 from app.schemas import MATCH_CREATE_MODELS
 from app.services import matches, rounds
@@ -14,27 +16,37 @@ from app.settings import Settings
 
 WRITERS = 6
 ROUNDS_EACH = 10
+BODY = {"game": "asszorti", "players": ["Anna", "Berta", "Csaba"]}
+HAND = AsszortiAmounts(type="asszorti_amounts", amounts=[2, -1, -1])
+
+
+def _new_match(db: Database) -> tuple[str, WriteRequest]:
+    body = MATCH_CREATE_MODELS["asszorti"].model_validate(BODY)
+    created = db.run_now(lambda uow: matches.create_match(uow, body), write=True)
+    return created.id, WriteRequest(who=Principal(match_id=created.id, role=Role.HOST, seat=None))
 
 
 def test_concurrent_writers_number_rounds_without_gaps(database_url: str) -> None:
+    """Each writer has its own engine (as separate workers do) and its own event loop;
+    on SQLite they meet the write lock and retry, awaiting, until it is free."""
     settings = Settings(database_url=database_url, sqlite_busy_timeout_ms=10_000)
     setup = Database(settings)
-    body = MATCH_CREATE_MODELS["asszorti"].model_validate(
-        {"game": "asszorti", "players": ["Anna", "Berta", "Csaba"]}
-    )
-    created = matches.create_match(setup, WriteRequest(), body)
-    assert created.body is not None
-    match_id = created.body["id"]
-    host = WriteRequest(who=Principal(match_id=match_id, role=Role.HOST, seat=None))
-    hand = AsszortiAmounts(type="asszorti_amounts", amounts=[2, -1, -1])
+    match_id, host = _new_match(setup)
+
+    async def enter_rounds(db: Database) -> list[int]:
+        numbers = []
+        for _ in range(ROUNDS_EACH):
+            written = await db.run(
+                lambda uow: rounds.add_round(uow, host, match_id, HAND, max_rounds=5000),
+                write=True,
+            )
+            numbers.append(written.round.number)
+        return numbers
 
     def writer(_: int) -> list[int]:
-        db = Database(settings)  # an engine per writer: separate connections, as separate workers
+        db = Database(settings)
         try:
-            return [
-                rounds.add_round(db, host, match_id, hand).body["number"]  # type: ignore[index]
-                for _ in range(ROUNDS_EACH)
-            ]
+            return asyncio.run(enter_rounds(db))
         finally:
             db.dispose()
 
@@ -43,32 +55,29 @@ def test_concurrent_writers_number_rounds_without_gaps(database_url: str) -> Non
 
     total = WRITERS * ROUNDS_EACH
     assert sorted(numbers) == list(range(1, total + 1))
-    match = matches.get_match(setup, match_id)
+    match = setup.run_now(lambda uow: matches.get_match(uow, match_id))
     assert match.round_count == total
     assert match.version == total + 1
     assert match.net == [2 * total, -total, -total]
     setup.dispose()
 
 
-def test_a_snapshot_read_sees_one_state(database_url: str) -> None:
-    """The match and its rounds, read in one snapshot, agree even if a write lands between."""
-    from app.db import repository
-
+def test_a_read_unit_of_work_sees_one_state(database_url: str) -> None:
+    """The match and its rounds, read in one unit of work, agree even if a write lands
+    between the two reads."""
     settings = Settings(database_url=database_url)
     db, writer = Database(settings), Database(settings)
-    body = MATCH_CREATE_MODELS["asszorti"].model_validate(
-        {"game": "asszorti", "players": ["Anna", "Berta", "Csaba"]}
-    )
-    created = matches.create_match(db, WriteRequest(), body)
-    assert created.body is not None
-    match_id = created.body["id"]
-    host = WriteRequest(who=Principal(match_id=match_id, role=Role.HOST, seat=None))
-    hand = AsszortiAmounts(type="asszorti_amounts", amounts=[2, -1, -1])
-    with db.read(snapshot=True) as conn:
-        match = repository.get_match(conn, match_id)
-        rounds.add_round(writer, host, match_id, hand)  # another connection commits
-        seen = repository.list_rounds(conn, match_id)
+    match_id, host = _new_match(db)
+    with db.unit_of_work() as uow:
+        match = repository.get_match(uow.connection, match_id)
+        asyncio.run(  # another connection commits a round meanwhile
+            writer.run(
+                lambda w: rounds.add_round(w, host, match_id, HAND, max_rounds=5000), write=True
+            )
+        )
+        seen = repository.page_of_rounds(uow.connection, match_id, after=0, limit=100)
     assert match is not None
     assert len(seen) == match["round_count"] == 0
+    assert writer.run_now(lambda uow: matches.get_match(uow, match_id)).round_count == 1
     db.dispose()
     writer.dispose()

@@ -7,19 +7,18 @@ from datetime import timedelta
 from sqlalchemy import select
 
 from app.db import repository
-from app.db.engine import Database
+from app.db.database import Database
 from app.db.models import IDEMPOTENCY_KEY
-from app.schemas import MATCH_CREATE_MODELS
-from app.services import matches
+from app.services import idempotency
+from app.services.idempotency import KEY_TTL, Once
 from app.services.state import utcnow
-from app.services.writes import KEY_TTL, Once, WriteRequest
 from app.settings import Settings
 
 
 def _key(db: Database, key: str, age: timedelta) -> None:
-    with db.write() as conn:
+    with db.unit_of_work(write=True) as uow:
         repository.claim_idempotency_key(
-            conn,
+            uow.connection,
             {
                 "scope": "m" * 32,
                 "key": key,
@@ -36,11 +35,10 @@ def test_creating_a_match_forgets_keys_older_than_a_day(database_url: str) -> No
     db = Database(Settings(database_url=database_url))
     _key(db, "old-key", KEY_TTL + timedelta(minutes=1))
     _key(db, "recent-key", KEY_TTL - timedelta(minutes=1))
-    body = MATCH_CREATE_MODELS["asszorti"].model_validate(
-        {"game": "asszorti", "players": ["Anna", "Berta", "Csaba"]}
-    )
+    body = {"game": "asszorti", "players": ["Anna", "Berta", "Csaba"]}
     once = Once.of("prune-trigger", scope="", request="POST /v1/matches", body=body)
-    matches.create_match(db, WriteRequest(once=once), body)
+    # A key claimed for a new match prunes the old ones in the same transaction.
+    assert db.run_now(lambda uow: idempotency.claim(uow, once), write=True) is None
     with db.engine.connect() as conn:
         kept = set(conn.execute(select(IDEMPOTENCY_KEY.c.key)).scalars())
     assert "old-key" not in kept

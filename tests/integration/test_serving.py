@@ -10,7 +10,7 @@ import pytest
 import uvicorn
 from uvicorn.protocols.http import httptools_impl
 
-from app.serving import UVICORN_FLAGS, HttpToolsProtocol, OneAcceptEventLoop
+from app.serving import UVICORN_FLAGS, HttpToolsProtocol
 from tests.conftest import ROOT
 
 
@@ -73,41 +73,3 @@ def test_every_way_to_start_the_server_uses_the_protocol(path: str) -> None:
     text = (ROOT / path).read_text()
     for flag, value in zip(UVICORN_FLAGS[::2], UVICORN_FLAGS[1::2], strict=True):
         assert f"{flag} {value}" in text
-
-
-def _accepted_in_one_wake_up(loop: asyncio.AbstractEventLoop) -> int:
-    """Queue three connections on a listening socket, let the loop's accept handler run
-    once, and count how many it took off the queue."""
-    listener = socket.socket(family=socket.AF_INET)
-    listener.bind(("127.0.0.1", 0))
-    listener.listen(16)
-    listener.setblocking(False)
-    port = listener.getsockname()[1]
-    clients = [socket.create_connection(("127.0.0.1", port)) for _ in range(3)]
-    try:
-        loop._accept_connection(asyncio.Protocol, listener)  # type: ignore[attr-defined]
-        left = 0
-        while True:
-            try:
-                conn, _ = listener.accept()
-            except BlockingIOError:
-                break
-            conn.close()
-            left += 1
-        return 3 - left
-    finally:
-        for client in clients:
-            client.close()
-        listener.close()
-        loop.close()
-
-
-@pytest.mark.filterwarnings("ignore::RuntimeWarning")  # the taken connection is never served
-def test_asyncio_takes_every_queued_connection_at_once() -> None:
-    """Why OneAcceptEventLoop exists: with --workers, one worker could take a whole burst."""
-    assert _accepted_in_one_wake_up(asyncio.SelectorEventLoop()) == 3
-
-
-@pytest.mark.filterwarnings("ignore::RuntimeWarning")  # the taken connection is never served
-def test_the_app_s_loop_takes_one_connection_per_wake_up() -> None:
-    assert _accepted_in_one_wake_up(OneAcceptEventLoop()) == 1

@@ -5,11 +5,10 @@ from typing import Annotated
 from fastapi import APIRouter, Body
 
 from app.api.problems import responses
-from app.api.routing import LeanRoute
 from app.schemas import GameList, GameName, RoundBody, ScoreRead
 from app.services import games
 
-router = APIRouter(prefix="/v1/games", tags=["games"], route_class=LeanRoute)
+router = APIRouter(prefix="/v1/games", tags=["games"])
 
 
 @router.get("", response_model=GameList, name="listGames", summary="The supported games")

@@ -4,11 +4,10 @@ from fastapi import APIRouter
 
 from app.api.deps import DbDep
 from app.api.problems import responses
-from app.api.routing import LeanRoute
 from app.schemas import HealthRead
 from app.services.health import readiness
 
-router = APIRouter(tags=["health"], route_class=LeanRoute)
+router = APIRouter(tags=["health"])
 
 
 @router.get("/healthz", response_model=HealthRead, name="healthz", summary="The process is up")
@@ -24,6 +23,6 @@ async def healthz() -> HealthRead:
     summary="The database is reachable and its schema is at head",
     responses=responses(503),
 )
-async def readyz(db: DbDep) -> HealthRead:
+def readyz(db: DbDep) -> HealthRead:
     """503 `not_ready` while the database is unreachable or not migrated to head."""
     return readiness(db)

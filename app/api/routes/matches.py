@@ -2,26 +2,26 @@
 
 from typing import Annotated
 
-from fastapi import APIRouter, Body, Request, Response
+from fastapi import APIRouter, Body, Response
 
-from app.api.deps import DbDep, HostDep, PlayerDep, ReaderDep, match_creation_limit
-from app.api.etag import ETAG_HEADER, NOT_MODIFIED, IfNoneMatchHeader, set_etag, unchanged
+from app.api.deps import DbDep, HostDep, PlayerDep, RateLimitDep, ReaderDep
+from app.api.etag import ETAG_HEADER, NOT_MODIFIED, IfNoneMatchHeader, model_response, unchanged
 from app.api.headers import (
     CREATED,
     REPLAYABLE,
     IdempotencyKeyHeader,
     IfMatchHeader,
-    idempotency_key,
     if_match,
-    to_response,
+    once,
 )
 from app.api.problems import responses
-from app.api.routing import LeanRoute
+from app.api.writes import Answer, answer_write, etag
+from app.db.database import UnitOfWork
 from app.schemas import MatchCreate, MatchCreated, MatchRead, MatchUpdate
 from app.services import matches
-from app.services.writes import Once, WriteRequest
+from app.services.writes import WriteRequest
 
-router = APIRouter(prefix="/v1/matches", tags=["matches"], route_class=LeanRoute)
+router = APIRouter(prefix="/v1/matches", tags=["matches"])
 
 
 @router.post(
@@ -34,21 +34,18 @@ router = APIRouter(prefix="/v1/matches", tags=["matches"], route_class=LeanRoute
 )
 async def create_match(
     db: DbDep,
+    limit: RateLimitDep,
     body: Annotated[MatchCreate, Body()],
-    request: Request,
     key: IdempotencyKeyHeader = None,
 ) -> Response:
     """Create a match. The response carries the host, player and viewer tokens, once."""
-    once = Once.of(
-        idempotency_key(key),
-        scope="",
-        request="POST /v1/matches",
-        body=body,
-    )
-    written = matches.create_match(
-        db, WriteRequest(once=once), body, limit=match_creation_limit(request)
-    )
-    return to_response(written)
+
+    def work(uow: UnitOfWork) -> Answer:
+        created = matches.create_match(uow, body, limit=limit)
+        headers = {"Location": f"/v1/matches/{created.id}", **etag(created.version)}
+        return Answer(201, created, headers)
+
+    return await answer_write(db, once(key, scope="", request="POST /v1/matches", body=body), work)
 
 
 @router.get(
@@ -59,18 +56,11 @@ async def create_match(
     responses={200: {"headers": ETAG_HEADER}, **NOT_MODIFIED, **responses(401, 403, 404)},
 )
 async def get_match(
-    caller: ReaderDep, match_id: str, if_none_match: IfNoneMatchHeader = None
+    who: ReaderDep, db: DbDep, match_id: str, if_none_match: IfNoneMatchHeader = None
 ) -> Response:
-    """The match with its running totals; answers 304 to a current If-None-Match.
-
-    The body is the match as rendered at its last write: a read re-renders nothing.
-    """
-    view, version = matches.get_match_view(caller.db, match_id)
-    if (not_modified := unchanged(if_none_match, version)) is not None:
-        return not_modified
-    response = Response(view, media_type="application/json")
-    set_etag(response, version)
-    return response
+    """The match with its running totals; answers 304 to a current If-None-Match."""
+    match = await db.run(lambda uow: matches.get_match(uow, match_id))
+    return unchanged(if_none_match, match.version) or model_response(match, match.version)
 
 
 @router.patch(
@@ -81,11 +71,16 @@ async def get_match(
     responses={200: {"headers": ETAG_HEADER}, **responses(401, 403, 404, 409, 412, 422)},
 )
 async def update_match(
-    caller: HostDep, match_id: str, body: MatchUpdate, versions: IfMatchHeader = None
+    who: HostDep, db: DbDep, match_id: str, body: MatchUpdate, versions: IfMatchHeader = None
 ) -> Response:
     """Change the target, planned deals, kontra, first dealer, or player and team names."""
-    request = WriteRequest(who=caller.who, expected_versions=if_match(versions))
-    return to_response(matches.update_match(caller.db, request, match_id, body))
+    request = WriteRequest(who=who, expected_versions=if_match(versions))
+
+    def work(uow: UnitOfWork) -> Answer:
+        match = matches.update_match(uow, request, match_id, body)
+        return Answer(200, match, etag(match.version))
+
+    return await answer_write(db, None, work)
 
 
 @router.post(
@@ -96,12 +91,18 @@ async def update_match(
     responses={200: {"headers": REPLAYABLE}, **responses(401, 403, 404, 409, 412, 422)},
 )
 async def end_match(
-    caller: PlayerDep,
+    who: PlayerDep,
+    db: DbDep,
     match_id: str,
     versions: IfMatchHeader = None,
     key: IdempotencyKeyHeader = None,
 ) -> Response:
     """Bank the sheet as it stands, name the winner and record who ended the match."""
-    once = Once.of(idempotency_key(key), scope=match_id, request="POST end", body=None)
-    request = WriteRequest(who=caller.who, expected_versions=if_match(versions), once=once)
-    return to_response(matches.end_match(caller.db, request, match_id))
+    request = WriteRequest(who=who, expected_versions=if_match(versions))
+
+    def work(uow: UnitOfWork) -> Answer:
+        match = matches.end_match(uow, request, match_id)
+        return Answer(200, match, etag(match.version))
+
+    key_of = once(key, scope=match_id, request="POST end", body=None)
+    return await answer_write(db, key_of, work)

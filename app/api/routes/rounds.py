@@ -1,36 +1,29 @@
-"""Rounds: enter, list, read, correct, remove the last, history."""
+"""Rounds: enter, list (a page at a time), read, correct, remove the last, history."""
 
-from typing import Annotated, TypeVar
+from typing import Annotated
+from urllib.parse import urlencode
 
-from fastapi import APIRouter, Body, Path, Response
+from fastapi import APIRouter, Body, Path, Query, Request, Response
 
-from app.api.deps import PlayerDep, ReaderDep
-from app.api.etag import (
-    ETAG_HEADER,
-    NOT_MODIFIED,
-    IfNoneMatchHeader,
-    json_response,
-    set_etag,
-    unchanged,
-)
-from app.api.headers import (
-    CREATED,
-    IdempotencyKeyHeader,
-    IfMatchHeader,
-    idempotency_key,
-    if_match,
-    to_response,
-)
+from app.api.deps import DbDep, PlayerDep, ReaderDep, SettingsDep
+from app.api.etag import ETAG_HEADER, NOT_MODIFIED, IfNoneMatchHeader, model_response, unchanged
+from app.api.headers import CREATED, IdempotencyKeyHeader, IfMatchHeader, if_match, once
 from app.api.problems import responses
-from app.api.routing import LeanRoute
+from app.api.writes import Answer, answer_write, etag
+from app.db.database import UnitOfWork
 from app.schemas import RoundBody, RoundHistory, RoundList, RoundRead
 from app.services import rounds
-from app.services.writes import Once, WriteRequest
+from app.services.writes import WriteRequest
 
-router = APIRouter(prefix="/v1/matches/{match_id}/rounds", tags=["rounds"], route_class=LeanRoute)
+router = APIRouter(prefix="/v1/matches/{match_id}/rounds", tags=["rounds"])
 
-T = TypeVar("T")
 RoundNumber = Annotated[int, Path(ge=1, le=1_000_000, description="1 for the first round")]
+LINK_HEADER = {
+    "Link": {
+        "description": 'The next page, `<url>; rel="next"`, when there is one',
+        "schema": {"type": "string"},
+    }
+}
 
 
 @router.post(
@@ -42,36 +35,69 @@ RoundNumber = Annotated[int, Path(ge=1, le=1_000_000, description="1 for the fir
     responses={201: {"headers": CREATED}, **responses(401, 403, 404, 409, 412, 413, 422)},
 )
 async def create_round(
-    caller: PlayerDep,
+    who: PlayerDep,
+    db: DbDep,
+    settings: SettingsDep,
     match_id: str,
     body: Annotated[RoundBody, Body()],
     versions: IfMatchHeader = None,
     key: IdempotencyKeyHeader = None,
 ) -> Response:
-    """Score a round as the table entered it and add it to the sheet."""
-    once = Once.of(
-        idempotency_key(key),
-        scope=match_id,
-        request="POST rounds",
-        body=body,
-    )
-    request = WriteRequest(who=caller.who, expected_versions=if_match(versions), once=once)
-    return to_response(rounds.add_round(caller.db, request, match_id, body))
+    """Score a round as the table entered it and add it to the sheet.
+
+    A match holds at most 5,000 rounds (the service's setting): past it, 409 `match_full`.
+    """
+    request = WriteRequest(who=who, expected_versions=if_match(versions))
+
+    def work(uow: UnitOfWork) -> Answer:
+        written = rounds.add_round(
+            uow, request, match_id, body, max_rounds=settings.max_rounds_per_match
+        )
+        location = f"/v1/matches/{match_id}/rounds/{written.round.number}"
+        return Answer(201, written.round, {"Location": location, **etag(written.version)})
+
+    key_of = once(key, scope=match_id, request="POST rounds", body=body)
+    return await answer_write(db, key_of, work)
 
 
 @router.get(
     "",
     response_model=RoundList,
     name="listRounds",
-    summary="All rounds, in order",
-    responses={200: {"headers": ETAG_HEADER}, **NOT_MODIFIED, **responses(401, 403, 404)},
+    summary="The rounds, in order, a page at a time",
+    responses={
+        200: {"headers": {**ETAG_HEADER, **LINK_HEADER}},
+        **NOT_MODIFIED,
+        **responses(401, 403, 404, 422),
+    },
 )
 async def list_rounds(
-    caller: ReaderDep, match_id: str, response: Response, if_none_match: IfNoneMatchHeader = None
-) -> RoundList | Response:
-    """Every round of the match with its input and result."""
-    items, version = rounds.list_rounds(caller.db, match_id)
-    return unchanged(if_none_match, version) or json_response({"items": items}, version)
+    who: ReaderDep,
+    db: DbDep,
+    match_id: str,
+    request: Request,
+    after: Annotated[
+        int,
+        Query(ge=0, le=1_000_000, description="Start after this round number (0: from round 1)"),
+    ] = 0,
+    limit: Annotated[
+        int, Query(ge=1, le=rounds.MAX_PAGE, description="At most this many rounds")
+    ] = rounds.MAX_PAGE,
+    if_none_match: IfNoneMatchHeader = None,
+) -> Response:
+    """The rounds of the match with their input and result, in order; follow `next` (or
+    the `Link` header) for the following page."""
+    page = await db.run(lambda uow: rounds.list_rounds(uow, match_id, after=after, limit=limit))
+    if (not_modified := unchanged(if_none_match, page.version)) is not None:
+        return not_modified
+    next_url = None
+    if page.items and page.items[-1].number < page.round_count:
+        query = urlencode({"after": page.items[-1].number, "limit": limit})
+        next_url = f"{request.url.path}?{query}"
+    response = model_response(RoundList(items=page.items, next=next_url), page.version)
+    if next_url is not None:
+        response.headers["Link"] = f'<{next_url}>; rel="next"'
+    return response
 
 
 @router.get(
@@ -82,15 +108,15 @@ async def list_rounds(
     responses={200: {"headers": ETAG_HEADER}, **NOT_MODIFIED, **responses(401, 403, 404, 422)},
 )
 async def get_round(
-    caller: ReaderDep,
+    who: ReaderDep,
+    db: DbDep,
     match_id: str,
     number: RoundNumber,
-    response: Response,
     if_none_match: IfNoneMatchHeader = None,
-) -> RoundRead | Response:
+) -> Response:
     """One round with its input and result."""
-    found, version = rounds.get_round(caller.db, match_id, number)
-    return unchanged(if_none_match, version) or json_response(found, version)
+    found, version = await db.run(lambda uow: rounds.get_round(uow, match_id, number))
+    return unchanged(if_none_match, version) or model_response(found, version)
 
 
 @router.get(
@@ -101,15 +127,15 @@ async def get_round(
     responses={200: {"headers": ETAG_HEADER}, **NOT_MODIFIED, **responses(401, 403, 404, 422)},
 )
 async def get_round_history(
-    caller: ReaderDep,
+    who: ReaderDep,
+    db: DbDep,
     match_id: str,
     number: RoundNumber,
-    response: Response,
     if_none_match: IfNoneMatchHeader = None,
-) -> RoundHistory | Response:
+) -> Response:
     """Each entry, correction and removal of this round number, who made it and when."""
-    history, version = rounds.round_history(caller.db, match_id, number)
-    return unchanged(if_none_match, version) or _tagged(response, history, version)
+    history, version = await db.run(lambda uow: rounds.round_history(uow, match_id, number))
+    return unchanged(if_none_match, version) or model_response(history, version)
 
 
 @router.put(
@@ -120,15 +146,21 @@ async def get_round_history(
     responses={200: {"headers": ETAG_HEADER}, **responses(401, 403, 404, 409, 412, 413, 422)},
 )
 async def replace_round(
-    caller: PlayerDep,
+    who: PlayerDep,
+    db: DbDep,
     match_id: str,
     number: RoundNumber,
     body: Annotated[RoundBody, Body()],
     versions: IfMatchHeader = None,
 ) -> Response:
     """Replace a round's input; every later row of the sheet is recomputed."""
-    request = WriteRequest(who=caller.who, expected_versions=if_match(versions))
-    return to_response(rounds.replace_round(caller.db, request, match_id, number, body))
+    request = WriteRequest(who=who, expected_versions=if_match(versions))
+
+    def work(uow: UnitOfWork) -> Answer:
+        written = rounds.replace_round(uow, request, match_id, number, body)
+        return Answer(200, written.round, etag(written.version))
+
+    return await answer_write(db, None, work)
 
 
 @router.delete(
@@ -139,13 +171,12 @@ async def replace_round(
     responses={204: {"headers": ETAG_HEADER}, **responses(401, 403, 404, 409, 412, 422)},
 )
 async def delete_round(
-    caller: PlayerDep, match_id: str, number: RoundNumber, versions: IfMatchHeader = None
+    who: PlayerDep, db: DbDep, match_id: str, number: RoundNumber, versions: IfMatchHeader = None
 ) -> Response:
     """Remove the last round; only the last round can be removed. Its history is kept."""
-    request = WriteRequest(who=caller.who, expected_versions=if_match(versions))
-    return to_response(rounds.delete_round(caller.db, request, match_id, number))
+    request = WriteRequest(who=who, expected_versions=if_match(versions))
 
+    def work(uow: UnitOfWork) -> Answer:
+        return Answer(204, None, etag(rounds.delete_round(uow, request, match_id, number)))
 
-def _tagged(response: Response, body: T, version: int) -> T:
-    set_etag(response, version)
-    return body
+    return await answer_write(db, None, work)

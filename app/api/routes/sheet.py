@@ -4,21 +4,20 @@ from typing import Any
 
 from fastapi import APIRouter, Request, Response
 
-from app.api.deps import ReaderDep
+from app.api.deps import DbDep, ReaderDep
 from app.api.etag import (
     ETAG_HEADER,
     NOT_MODIFIED,
     IfNoneMatchHeader,
-    json_response,
+    model_response,
     set_etag,
     unchanged,
 )
 from app.api.problems import responses
-from app.api.routing import LeanRoute
 from app.schemas import SheetRead
 from app.services import sheet
 
-router = APIRouter(prefix="/v1/matches/{match_id}", tags=["sheet"], route_class=LeanRoute)
+router = APIRouter(prefix="/v1/matches/{match_id}", tags=["sheet"])
 
 CSV_VARIANT = "csv"  # the CSV representation has its own strong ETag: "v7-csv"
 CSV = {"content": {"text/csv": {"schema": {"type": "string"}}}}
@@ -36,13 +35,14 @@ CSV = {"content": {"text/csv": {"schema": {"type": "string"}}}}
     },
 )
 async def get_sheet(
-    caller: ReaderDep,
+    who: ReaderDep,
+    db: DbDep,
     match_id: str,
     request: Request,
     if_none_match: IfNoneMatchHeader = None,
 ) -> Response:
     """Headings, a row of cells per round, totals and owed amounts."""
-    result, version = sheet.get_sheet(caller.db, match_id)
+    result, version = await db.run(lambda uow: sheet.get_sheet(uow, match_id))
     wants_csv = _wants_csv(request.headers.get("accept", ""))
     variant = CSV_VARIANT if wants_csv else ""
     if (not_modified := unchanged(if_none_match, version, variant)) is not None:
@@ -52,7 +52,7 @@ async def get_sheet(
         csv_response = _csv(result, version)
         csv_response.headers["Vary"] = "Accept"
         return csv_response
-    json_sheet = json_response(result, version)
+    json_sheet = model_response(SheetRead.model_validate(result), version)
     json_sheet.headers["Vary"] = "Accept"
     return json_sheet
 
@@ -69,10 +69,10 @@ async def get_sheet(
     },
 )
 async def get_sheet_csv(
-    caller: ReaderDep, match_id: str, if_none_match: IfNoneMatchHeader = None
+    who: ReaderDep, db: DbDep, match_id: str, if_none_match: IfNoneMatchHeader = None
 ) -> Response:
     """A heading row, a row per round, then totals (and owed amounts, in Asszorti)."""
-    result, version = sheet.get_sheet(caller.db, match_id)
+    result, version = await db.run(lambda uow: sheet.get_sheet(uow, match_id))
     if (not_modified := unchanged(if_none_match, version, CSV_VARIANT)) is not None:
         return not_modified
     return _csv(result, version)

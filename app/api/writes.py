@@ -1,0 +1,85 @@
+"""How a write is answered over HTTP: one unit of work, its Idempotency-Key claimed
+inside it, and the response kept with the key so a retry replays it exactly.
+
+The first response of a request that passed validation is kept with its key: a
+success, or a state conflict (409), which is committed (with nothing else: every
+409 is raised before the use case writes) and answered. Anything else (422, 412,
+429) rolls back and keeps nothing, so a corrected retry with the same key goes ahead.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from fastapi import Response
+from pydantic import BaseModel
+from pydantic_core import to_json
+
+from app.api.problems import PROBLEM_JSON
+from app.db.database import Database, UnitOfWork
+from app.errors import ServiceError
+from app.services import idempotency
+from app.services.idempotency import Kept, Once
+
+
+@dataclass(frozen=True, slots=True)
+class Answer:
+    """A write's response: its status, body (a declared response model) and headers."""
+
+    status: int
+    body: BaseModel | None = None
+    headers: dict[str, str] = field(default_factory=dict)
+
+
+def etag(version: int) -> dict[str, str]:
+    return {"ETag": f'"v{version}"'}
+
+
+async def answer_write(
+    db: Database, once: Once | None, work: Callable[[UnitOfWork], Answer]
+) -> Response:
+    """Run ``work`` in one write unit of work, honouring the Idempotency-Key, and answer."""
+
+    def unit(uow: UnitOfWork) -> Response:
+        if once is not None:
+            kept = idempotency.claim(uow, once)
+            if kept is not None:
+                return _replay(kept)
+        try:
+            answer = work(uow)
+        except ServiceError as error:
+            if once is None or error.status != 409:
+                raise
+            kept = Kept(status=error.status, body=error.problem(), headers={})
+            idempotency.keep(uow, once, kept)
+            return _replay(kept, replayed=False)
+        if once is not None:
+            body = answer.body.model_dump(mode="json") if answer.body is not None else None
+            idempotency.keep(uow, once, Kept(answer.status, body, answer.headers))
+        return _response(answer)
+
+    return await db.run(unit, write=True)
+
+
+def _response(answer: Answer) -> Response:
+    if answer.body is None:
+        return Response(status_code=answer.status, headers=answer.headers)
+    return Response(
+        answer.body.model_dump_json(),
+        status_code=answer.status,
+        headers=answer.headers,
+        media_type="application/json",
+    )
+
+
+def _replay(kept: Kept, *, replayed: bool = True) -> Response:
+    headers = dict(kept.headers)
+    if replayed:
+        headers["Idempotent-Replayed"] = "true"
+    if kept.body is None:
+        return Response(status_code=kept.status, headers=headers)
+    media_type = PROBLEM_JSON if kept.status >= 400 else "application/json"
+    body: Any = kept.body
+    return Response(to_json(body), status_code=kept.status, headers=headers, media_type=media_type)

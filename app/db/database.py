@@ -1,0 +1,167 @@
+"""The engine, the unit of work, and how a request runs one without blocking the loop.
+
+Every use case runs as one unit of work (``UnitOfWork``): one connection, one
+transaction, one commit, then the callbacks registered to run after it. How the
+unit is run depends on the database (docs/architecture.md has the measurements):
+
+- **SQLite** is a library in this process whose calls take microseconds, so a
+  unit runs inline on the event loop, but it never *waits* there: the busy
+  timeout is zero, so a write that finds another connection holding the write
+  lock fails at once with "database is locked", and ``Database.run`` awaits a
+  short, growing sleep and runs the unit again, letting every other request go
+  on meanwhile. After ``settings.sqlite_busy_timeout_ms`` it gives up: the
+  request is answered 503 ``database_unavailable``.
+- **PostgreSQL** is a network round trip away, so a unit runs in a worker
+  thread (``anyio.to_thread``), at most ``settings.database_pool_size`` at a
+  time, each on its own pooled connection: while one waits on the database,
+  the loop serves the others.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from functools import partial
+from typing import Any, TypeVar
+
+import anyio
+import orjson
+from sqlalchemy import Connection, Engine, create_engine, event, text
+from sqlalchemy.engine import make_url
+from sqlalchemy.exc import OperationalError
+
+from app.settings import Settings
+
+T = TypeVar("T")
+logger = logging.getLogger("squarescores")
+
+# An awaited retry of a unit of work that found SQLite's write lock taken: the first
+# sleep, then doubled up to the longest.
+FIRST_RETRY_S = 0.001
+LONGEST_RETRY_S = 0.05
+
+
+class UnitOfWork:
+    """One transaction on one connection: what a use case reads and writes.
+
+    Repositories (``app.db.repository``) take ``uow.connection``; nothing but
+    ``Database`` commits. ``after_commit`` callbacks run once the commit
+    succeeded, never after a rollback.
+    """
+
+    def __init__(self, connection: Connection) -> None:
+        self.connection = connection
+        self.callbacks: list[Callable[[], None]] = []
+
+    def after_commit(self, callback: Callable[[], None]) -> None:
+        self.callbacks.append(callback)
+
+
+class Database:
+    """The engine of one process, and ``run`` to execute a unit of work on it."""
+
+    def __init__(self, settings: Settings) -> None:
+        url = make_url(settings.database_url)
+        self.is_sqlite = url.get_backend_name() == "sqlite"
+        kwargs: dict[str, Any] = {
+            # JSON columns are (de)serialized on every write and read: orjson is
+            # several times faster than the standard library.
+            "json_serializer": _dumps,
+            "json_deserializer": orjson.loads,
+        }
+        if self.is_sqlite:
+            kwargs["connect_args"] = {"check_same_thread": False}
+        else:
+            kwargs["pool_pre_ping"] = True
+            kwargs["pool_size"] = settings.database_pool_size
+            kwargs["max_overflow"] = 0
+        self.engine: Engine = create_engine(url, **kwargs)
+        self.lock_timeout_s = settings.sqlite_busy_timeout_ms / 1000
+        # PostgreSQL: as many units at once as the pool has connections.
+        self.limiter = anyio.CapacityLimiter(settings.database_pool_size)
+        if self.is_sqlite:
+            _configure_sqlite(self.engine)
+
+    async def run(self, work: Callable[[UnitOfWork], T], *, write: bool = False) -> T:
+        """Run ``work`` in one unit of work and commit it; its result.
+
+        ``write=True`` takes SQLite's write lock when the transaction begins, so two
+        writers never deadlock upgrading read locks.
+        """
+        if not self.is_sqlite:
+            return await anyio.to_thread.run_sync(
+                partial(self.run_now, work, write=write), limiter=self.limiter
+            )
+        delay = FIRST_RETRY_S
+        deadline = time.monotonic() + self.lock_timeout_s
+        while True:
+            try:
+                return self.run_now(work, write=write)
+            except OperationalError as error:
+                if not _locked(error) or time.monotonic() + delay > deadline:
+                    raise
+            await asyncio.sleep(delay)
+            delay = min(delay * 2, LONGEST_RETRY_S)
+
+    def run_now(self, work: Callable[[UnitOfWork], T], *, write: bool = False) -> T:
+        """Run ``work`` in one unit of work in this thread, and commit it."""
+        with self.unit_of_work(write=write) as uow:
+            result = work(uow)
+        for callback in uow.callbacks:
+            try:
+                callback()
+            except Exception:  # the unit of work is committed: its answer stands
+                logger.exception("an after-commit callback failed")
+        return result
+
+    @contextmanager
+    def unit_of_work(self, *, write: bool = False) -> Iterator[UnitOfWork]:
+        """A transaction, committed when the block ends without error, else rolled back."""
+        with self.engine.connect() as connection:
+            if write:
+                connection = connection.execution_options(sqlite_begin="BEGIN IMMEDIATE")
+            elif not self.is_sqlite:
+                # Reads of several statements see one snapshot.
+                connection = connection.execution_options(isolation_level="REPEATABLE READ")
+            with connection.begin():
+                yield UnitOfWork(connection)
+
+    def ping(self) -> None:
+        """Raise if the database cannot be reached."""
+        with self.engine.connect() as connection:
+            connection.execute(text("SELECT 1"))
+
+    def dispose(self) -> None:
+        self.engine.dispose()
+
+
+def _locked(error: OperationalError) -> bool:
+    """Whether SQLite refused because another connection holds a lock."""
+    return "database is locked" in str(error.orig) or "database is busy" in str(error.orig)
+
+
+def _dumps(value: Any) -> str:
+    return orjson.dumps(value).decode()
+
+
+def _configure_sqlite(engine: Engine) -> None:
+    """SQLAlchemy's documented recipe for SQLite transactions: the driver's own
+    transaction handling is off, and SQLAlchemy's ``begin`` emits BEGIN, or
+    BEGIN IMMEDIATE for a write (``sqlite_begin``)."""
+
+    @event.listens_for(engine, "connect")
+    def on_connect(dbapi_connection: Any, connection_record: Any) -> None:
+        dbapi_connection.isolation_level = None
+        cursor = dbapi_connection.cursor()
+        cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute("PRAGMA busy_timeout=0")  # never wait on the loop: Database.run retries
+        cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.execute("PRAGMA synchronous=NORMAL")
+        cursor.close()
+
+    @event.listens_for(engine, "begin")
+    def on_begin(connection: Connection) -> None:
+        connection.exec_driver_sql(connection.get_execution_options().get("sqlite_begin", "BEGIN"))

@@ -1,0 +1,139 @@
+"""A request waiting on the database never holds up another: the event loop keeps serving.
+
+SQLite: another connection holds the write lock; a write retries, awaiting, and every
+other request is answered meanwhile; past the busy timeout the write is 503.
+PostgreSQL: another transaction holds the match's row lock; the write waits in a
+worker thread, and every other request is answered meanwhile.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from typing import Any
+
+import httpx
+from sqlalchemy import create_engine, text
+from sqlalchemy.engine import make_url
+
+from app.db.database import Database
+from app.main import create_app
+from app.settings import Settings
+
+BODY = {"game": "asszorti", "players": ["Anna", "Berta", "Csaba"]}
+AMOUNTS = {"type": "asszorti_amounts", "amounts": [2, -1, -1]}
+
+
+@asynccontextmanager
+async def serving(settings: Settings) -> AsyncIterator[httpx.AsyncClient]:
+    app = create_app(settings)
+    app.state.db = Database(settings)  # what the lifespan does (ASGITransport runs none)
+    transport = httpx.ASGITransport(app=app)
+    try:
+        async with httpx.AsyncClient(transport=transport, base_url="http://test") as client:
+            yield client
+    finally:
+        app.state.db.dispose()
+
+
+async def _match(client: httpx.AsyncClient) -> tuple[str, dict[str, str]]:
+    created = (await client.post("/v1/matches", json=BODY)).json()
+    return created["id"], {"Authorization": f"Bearer {created['tokens']['host']}"}
+
+
+async def _others_answer_while_a_write_waits(
+    settings: Settings, hold: Callable[[str], Any], release: Callable[[], None]
+) -> None:
+    async with serving(settings) as client:
+        match_id, auth = await _match(client)
+        other_id, other_auth = await _match(client)
+        hold(match_id)
+        try:
+            write = asyncio.create_task(
+                client.post(f"/v1/matches/{match_id}/rounds", json=AMOUNTS, headers=auth)
+            )
+            await asyncio.sleep(0.2)
+            assert not write.done()  # it waits for the lock...
+            for _ in range(5):  # ...and the others are served meanwhile
+                assert (await client.get("/healthz")).status_code == 200
+                other = await client.get(f"/v1/matches/{other_id}", headers=other_auth)
+                assert other.status_code == 200
+                same = await client.get(f"/v1/matches/{match_id}", headers=auth)
+                assert same.json()["round_count"] == 0
+            assert not write.done()
+        finally:
+            release()
+        response = await asyncio.wait_for(write, 5)
+        assert response.status_code == 201, response.text
+        assert response.json()["number"] == 1
+
+
+def _sqlite_path(url: str) -> str:
+    database = make_url(url).database
+    assert database is not None
+    return database
+
+
+def test_sqlite_a_write_waiting_for_the_lock_does_not_hold_up_other_requests(
+    sqlite_url: str,
+) -> None:
+    settings = Settings(database_url=sqlite_url, rate_limit_matches_per_minute=0)
+    locker = sqlite3.connect(_sqlite_path(sqlite_url), isolation_level=None)
+    try:
+        asyncio.run(
+            _others_answer_while_a_write_waits(
+                settings,
+                hold=lambda _: locker.execute("BEGIN IMMEDIATE"),
+                release=lambda: locker.execute("ROLLBACK"),
+            )
+        )
+    finally:
+        locker.close()
+
+
+def test_sqlite_a_lock_held_past_the_busy_timeout_is_503_and_nothing_is_written(
+    sqlite_url: str,
+) -> None:
+    settings = Settings(
+        database_url=sqlite_url, rate_limit_matches_per_minute=0, sqlite_busy_timeout_ms=300
+    )
+
+    async def scenario() -> None:
+        async with serving(settings) as client:
+            match_id, auth = await _match(client)
+            locker = sqlite3.connect(_sqlite_path(sqlite_url), isolation_level=None)
+            locker.execute("BEGIN IMMEDIATE")
+            try:
+                url = f"/v1/matches/{match_id}/rounds"
+                response = await client.post(url, json=AMOUNTS, headers=auth)
+            finally:
+                locker.execute("ROLLBACK")
+                locker.close()
+            assert response.status_code == 503
+            assert response.json()["code"] == "database_unavailable"
+            assert response.headers["retry-after"]
+            match = await client.get(f"/v1/matches/{match_id}", headers=auth)
+            assert match.json()["round_count"] == 0
+            retry = await client.post(url, json=AMOUNTS, headers=auth)
+            assert retry.status_code == 201
+
+    asyncio.run(scenario())
+
+
+def test_postgresql_a_write_waiting_on_a_row_lock_does_not_hold_up_other_requests(
+    postgres_url: str,
+) -> None:
+    settings = Settings(database_url=postgres_url, rate_limit_matches_per_minute=0)
+    engine = create_engine(postgres_url)
+    locker = engine.connect()
+
+    def hold(match_id: str) -> None:
+        locker.execute(text('SELECT 1 FROM "match" WHERE id = :id FOR UPDATE'), {"id": match_id})
+
+    try:
+        asyncio.run(_others_answer_while_a_write_waits(settings, hold, locker.rollback))
+    finally:
+        locker.close()
+        engine.dispose()
