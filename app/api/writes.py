@@ -38,9 +38,14 @@ def etag(version: int) -> dict[str, str]:
 
 
 async def answer_write(
-    db: Database, once: Once | None, work: Callable[[UnitOfWork], Answer]
+    db: Database,
+    once: Once | None,
+    work: Callable[[UnitOfWork], Answer],
+    *,
+    long: bool = False,
 ) -> Response:
-    """Run ``work`` in one write unit of work, honouring the Idempotency-Key, and answer."""
+    """Run ``work`` in one write unit of work, honouring the Idempotency-Key, and answer
+    (``long``: the work's cost grows with the match, see ``Database.run``)."""
 
     def unit(uow: UnitOfWork) -> Response:
         if once is not None:
@@ -60,7 +65,7 @@ async def answer_write(
             idempotency.keep(uow, once, Kept(answer.status, body, answer.headers))
         return _response(answer)
 
-    return await db.run(unit, write=True)
+    return await db.run(unit, write=True, long=long)
 
 
 def _response(answer: Answer) -> Response:

@@ -5,7 +5,8 @@ transaction, one commit, then the callbacks registered to run after it. How the
 unit is run depends on the database (docs/architecture.md has the measurements):
 
 - **SQLite** is a library in this process whose calls take microseconds, so a
-  unit runs inline on the event loop, but it never *waits* there: the busy
+  unit of constant cost runs inline on the event loop (one whose cost grows with
+  the match, ``long=True``, runs in a worker thread), but it never *waits* there: the busy
   timeout is zero, so a write that finds another connection holding the write
   lock fails at once with "database is locked", and ``Database.run`` awaits a
   short, growing sleep and runs the unit again, letting every other request go
@@ -85,21 +86,26 @@ class Database:
         if self.is_sqlite:
             _configure_sqlite(self.engine)
 
-    async def run(self, work: Callable[[UnitOfWork], T], *, write: bool = False) -> T:
+    async def run(
+        self, work: Callable[[UnitOfWork], T], *, write: bool = False, long: bool = False
+    ) -> T:
         """Run ``work`` in one unit of work and commit it; its result.
 
         ``write=True`` takes SQLite's write lock when the transaction begins, so two
-        writers never deadlock upgrading read locks.
+        writers never deadlock upgrading read locks. ``long=True`` says the unit's
+        cost grows with the match (a sheet, a page of rounds, a correction's refold):
+        on SQLite it runs in a worker thread too, so it never holds up the loop.
         """
+        attempt = partial(self.run_now, work, write=write)
         if not self.is_sqlite:
-            return await anyio.to_thread.run_sync(
-                partial(self.run_now, work, write=write), limiter=self.limiter
-            )
+            return await anyio.to_thread.run_sync(attempt, limiter=self.limiter)
         delay = FIRST_RETRY_S
         deadline = time.monotonic() + self.lock_timeout_s
         while True:
             try:
-                return self.run_now(work, write=write)
+                if long:
+                    return await anyio.to_thread.run_sync(attempt, limiter=self.limiter)
+                return attempt()
             except OperationalError as error:
                 if not _locked(error) or time.monotonic() + delay > deadline:
                     raise

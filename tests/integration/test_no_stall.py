@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
+import threading
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from typing import Any
@@ -137,3 +138,21 @@ def test_postgresql_a_write_waiting_on_a_row_lock_does_not_hold_up_other_request
     finally:
         locker.close()
         engine.dispose()
+
+
+def test_sqlite_units_that_grow_with_the_match_run_off_the_loop(sqlite_url: str) -> None:
+    """A short unit runs inline on SQLite; a long one (a sheet, a page of rounds, a
+    correction's refold) in a worker thread, so it never holds up the loop."""
+    db = Database(Settings(database_url=sqlite_url))
+
+    async def threads() -> tuple[str, str]:
+        short = await db.run(lambda uow: threading.current_thread().name)
+        long = await db.run(lambda uow: threading.current_thread().name, long=True)
+        return short, long
+
+    try:
+        short, long = asyncio.run(threads())
+    finally:
+        db.dispose()
+    assert short == threading.main_thread().name
+    assert long != short

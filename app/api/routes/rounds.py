@@ -87,7 +87,9 @@ async def list_rounds(
 ) -> Response:
     """The rounds of the match with their input and result, in order; follow `next` (or
     the `Link` header) for the following page."""
-    page = await db.run(lambda uow: rounds.list_rounds(uow, match_id, after=after, limit=limit))
+    page = await db.run(
+        lambda uow: rounds.list_rounds(uow, match_id, after=after, limit=limit), long=True
+    )
     if (not_modified := unchanged(if_none_match, page.version)) is not None:
         return not_modified
     next_url = None
@@ -115,7 +117,7 @@ async def get_round(
     if_none_match: IfNoneMatchHeader = None,
 ) -> Response:
     """One round with its input and result."""
-    found, version = await db.run(lambda uow: rounds.get_round(uow, match_id, number))
+    found, version = await db.run(lambda uow: rounds.get_round(uow, match_id, number), long=True)
     return unchanged(if_none_match, version) or model_response(found, version)
 
 
@@ -160,7 +162,7 @@ async def replace_round(
         written = rounds.replace_round(uow, request, match_id, number, body)
         return Answer(200, written.round, etag(written.version))
 
-    return await answer_write(db, None, work)
+    return await answer_write(db, None, work, long=True)
 
 
 @router.delete(
@@ -179,4 +181,4 @@ async def delete_round(
     def work(uow: UnitOfWork) -> Answer:
         return Answer(204, None, etag(rounds.delete_round(uow, request, match_id, number)))
 
-    return await answer_write(db, None, work)
+    return await answer_write(db, None, work, long=True)
