@@ -1,12 +1,11 @@
-"""Errors the services raise, each with an HTTP status and a stable problem ``code``.
+"""Errors the services raise, each with a stable problem ``code`` and a title.
 
-They know nothing of the framework; ``app.api.problems`` turns them into RFC 9457
-problem details.
+They know nothing of HTTP: ``app.api.problems`` gives each its status and turns
+it into an RFC 9457 problem detail.
 """
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from app.games.base import Loc
 
@@ -22,7 +21,6 @@ class FieldError:
 class ServiceError(Exception):
     """Base of every error a client can cause."""
 
-    status = 400
     code = "bad_request"
     title = "Bad request"
 
@@ -35,90 +33,76 @@ class ServiceError(Exception):
         if code is not None:
             self.code = code
 
-    def problem(self) -> dict[str, Any]:
-        """The RFC 9457 problem body of this error."""
-        body: dict[str, Any] = {
-            "type": "about:blank",
-            "title": self.title,
-            "status": self.status,
-            "detail": self.detail,
-            "code": self.code,
-        }
-        if self.errors:
-            body["errors"] = [{"loc": list(e.loc), "message": e.message} for e in self.errors]
-        return body
-
 
 class Unauthenticated(ServiceError):
-    status, code, title = 401, "unauthenticated", "Missing or unknown token"
+    code, title = "unauthenticated", "Missing or unknown token"
 
 
 class Forbidden(ServiceError):
-    status, code, title = 403, "forbidden", "Not allowed"
+    code, title = "forbidden", "Not allowed"
 
 
 class MatchNotFound(ServiceError):
-    status, code, title = 404, "match_not_found", "Match not found"
+    code, title = "match_not_found", "Match not found"
 
 
 class RoundNotFound(ServiceError):
-    status, code, title = 404, "round_not_found", "Round not found"
+    code, title = "round_not_found", "Round not found"
 
 
 class InvalidInput(ServiceError):
-    status, code, title = 422, "validation_error", "The request is not valid"
+    code, title = "validation_error", "The request is not valid"
 
 
 class MatchEnded(ServiceError):
-    status, code, title = 409, "match_ended", "The match has ended"
+    code, title = "match_ended", "The match has ended"
 
 
 class MatchDecided(ServiceError):
-    status, code, title = 409, "match_decided", "The match is decided"
+    code, title = "match_decided", "The match is decided"
 
 
 class MatchFull(ServiceError):
-    status, code, title = 409, "match_full", "The match holds as many rounds as it can"
+    code, title = "match_full", "The match holds as many rounds as it can"
 
 
 class NotLastRound(ServiceError):
-    status, code, title = 409, "not_last_round", "Only the last round can be removed"
+    code, title = "not_last_round", "Only the last round can be removed"
 
 
 class SettingLocked(ServiceError):
-    status, code, title = 409, "setting_locked", "That setting cannot change now"
+    code, title = "setting_locked", "That setting cannot change now"
 
 
 class CorrectionConflict(ServiceError):
-    status, code, title = 409, "correction_conflict", "The correction would reorder the result"
+    code, title = "correction_conflict", "The correction would reorder the result"
 
 
 class PreconditionFailed(ServiceError):
-    status, code, title = 412, "precondition_failed", "The match has changed"
+    code, title = "precondition_failed", "The match has changed"
 
 
 class NotReady(ServiceError):
-    status, code, title = 503, "not_ready", "Not ready to serve"
+    code, title = "not_ready", "Not ready to serve"
 
 
 class IdempotencyKeyReused(ServiceError):
-    status, code, title = (
-        422,
+    code, title = (
         "idempotency_key_reused",
         "Idempotency-Key reused with another request",
     )
 
 
 class IdempotencyKeyInFlight(ServiceError):
-    status, code, title = 409, "idempotency_key_in_flight", "A request with this key is in flight"
+    code, title = "idempotency_key_in_flight", "A request with this key is in flight"
 
 
 class InvalidHeader(ServiceError):
-    status, code, title = 422, "invalid_header", "A request header is not valid"
+    code, title = "invalid_header", "A request header is not valid"
 
 
 class RateLimited(ServiceError):
-    status, code, title = 429, "rate_limited", "Too many requests"
+    code, title = "rate_limited", "Too many requests"
 
     def __init__(self, detail: str, *, retry_after: int) -> None:
         super().__init__(detail)
@@ -126,5 +110,5 @@ class RateLimited(ServiceError):
 
 
 class DatabaseUnavailable(ServiceError):
-    status, code, title = 503, "database_unavailable", "The database is unavailable"
+    code, title = "database_unavailable", "The database is unavailable"
     retry_after = 5

@@ -14,6 +14,7 @@ from sqlalchemy.exc import OperationalError, ProgrammingError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Match
 
+from app import errors
 from app.api.deps import access_of, bearer, principal_of
 from app.errors import DatabaseUnavailable, RateLimited, ServiceError
 from app.schemas import MATCH_CREATE_MODELS, ROUND_TYPES, Problem
@@ -152,14 +153,62 @@ async def _database_unavailable(request: Request, exc: Exception) -> JSONRespons
     )
 
 
+# The HTTP status of each error the services raise (a subclass not listed takes its
+# nearest listed base's).
+STATUS: dict[type[ServiceError], int] = {
+    ServiceError: 400,
+    errors.Unauthenticated: 401,
+    errors.Forbidden: 403,
+    errors.MatchNotFound: 404,
+    errors.RoundNotFound: 404,
+    errors.InvalidInput: 422,
+    errors.IdempotencyKeyReused: 422,
+    errors.InvalidHeader: 422,
+    errors.MatchEnded: 409,
+    errors.MatchDecided: 409,
+    errors.MatchFull: 409,
+    errors.NotLastRound: 409,
+    errors.SettingLocked: 409,
+    errors.CorrectionConflict: 409,
+    errors.IdempotencyKeyInFlight: 409,
+    errors.PreconditionFailed: 412,
+    errors.RateLimited: 429,
+    errors.NotReady: 503,
+    errors.DatabaseUnavailable: 503,
+}
+
+
+def status_of(error: ServiceError) -> int:
+    """The HTTP status ``error`` is answered with."""
+    for kind in type(error).__mro__:
+        if kind in STATUS:
+            return STATUS[kind]
+    raise AssertionError(f"no status for {type(error).__name__}")  # pragma: no cover
+
+
+def problem_body(error: ServiceError) -> dict[str, Any]:
+    """The RFC 9457 problem detail of ``error``."""
+    body: dict[str, Any] = {
+        "type": "about:blank",
+        "title": error.title,
+        "status": status_of(error),
+        "detail": error.detail,
+        "code": error.code,
+    }
+    if error.errors:
+        body["errors"] = [{"loc": list(e.loc), "message": e.message} for e in error.errors]
+    return body
+
+
 def _problem_of(exc: ServiceError) -> JSONResponse:
     headers = {}
-    if exc.status == 401:
+    status = status_of(exc)
+    if status == 401:
         headers["WWW-Authenticate"] = "Bearer"
     if isinstance(exc, RateLimited | DatabaseUnavailable):
         headers["Retry-After"] = str(exc.retry_after)
     return JSONResponse(
-        exc.problem(), status_code=exc.status, media_type=PROBLEM_JSON, headers=headers
+        problem_body(exc), status_code=status, media_type=PROBLEM_JSON, headers=headers
     )
 
 

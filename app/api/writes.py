@@ -17,7 +17,7 @@ from fastapi import Response
 from pydantic import BaseModel
 from pydantic_core import to_json
 
-from app.api.problems import PROBLEM_JSON
+from app.api.problems import PROBLEM_JSON, problem_body, status_of
 from app.db.database import Database, UnitOfWork
 from app.errors import ServiceError
 from app.services import idempotency
@@ -55,9 +55,9 @@ async def answer_write(
         try:
             answer = work(uow)
         except ServiceError as error:
-            if once is None or error.status != 409:
+            if once is None or status_of(error) != 409:
                 raise
-            kept = Kept(status=error.status, body=error.problem(), headers={})
+            kept = Kept(status=409, body=problem_body(error), headers={})
             idempotency.keep(uow, once, kept)
             return _replay(kept, replayed=False)
         if once is not None:
