@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import itertools
 import json
 import logging
-import os
 import re
 import time
+import uuid
 from collections.abc import Callable
 from contextvars import ContextVar
 from datetime import UTC, datetime
@@ -26,24 +25,28 @@ _EXTRA_FIELDS = ("method", "path", "status", "duration_ms", "client")
 access_logger = logging.getLogger("squarescores.access")
 
 
-# A request id needs to be unique, not secret: 16 random hex digits per process, then a
-# count (32 hex digits in all, as a UUID's). No system call per request.
-class _RequestIds:
-    def __init__(self) -> None:
-        self.reseed()
-
-    def reseed(self) -> None:
-        self.prefix, self.count = os.urandom(8).hex(), itertools.count(1)
-
-    def new(self) -> str:
-        return f"{self.prefix}{next(self.count):016x}"
-
-
-_request_ids = _RequestIds()
-os.register_at_fork(after_in_child=_request_ids.reseed)  # a forked worker: a prefix of its own
-
+MAX_LOGGED_PATH = 256  # characters of a request's path an access log line shows
+# Characters a plain log line shows escaped: C0 and C1 controls (CR and LF among them),
+# and Unicode's line and paragraph separators.
+_UNPRINTABLE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
 
 logger = logging.getLogger("squarescores")
+
+
+def _escaped(match: re.Match[str]) -> str:
+    return match.group().encode("unicode_escape").decode("ascii")
+
+
+class PlainFormatter(logging.Formatter):
+    """``LEVEL logger message``, one line per record: control characters in what the
+    record says (a path, a header a client sent) are shown escaped (``\\r\\n``), so no
+    client can start a line of its own. A traceback still follows on its own lines."""
+
+    def __init__(self) -> None:
+        super().__init__("%(levelname)s %(name)s %(message)s")
+
+    def formatMessage(self, record: logging.LogRecord) -> str:
+        return _UNPRINTABLE.sub(_escaped, super().formatMessage(record))
 
 
 class JsonFormatter(logging.Formatter):
@@ -85,9 +88,7 @@ def configure_logging(level: str, *, json_logs: bool) -> None:
     if not getattr(factory, "stamps_request_id", False):
         logging.setLogRecordFactory(_stamp_request_id(factory))
     handler = logging.StreamHandler()
-    handler.setFormatter(
-        JsonFormatter() if json_logs else logging.Formatter("%(levelname)s %(name)s %(message)s")
-    )
+    handler.setFormatter(JsonFormatter() if json_logs else PlainFormatter())
     for name in ("", "uvicorn", "uvicorn.error"):
         target = logging.getLogger(name)
         target.handlers = [handler]
@@ -113,7 +114,7 @@ class RequestContext:
         for name, value in scope["headers"]:  # the last one, as a dict of them would keep
             if name == b"x-request-id":
                 sent = value.decode("latin-1")
-        request_id = sent if _VALID_REQUEST_ID.fullmatch(sent) else _request_ids.new()
+        request_id = sent if _VALID_REQUEST_ID.fullmatch(sent) else str(uuid.uuid4())
         token = request_id_var.set(request_id)
         started = time.perf_counter()
         status = 500
@@ -141,21 +142,24 @@ class RequestContext:
             await response(scope, receive, send_with_id)
         finally:
             if access_logger.isEnabledFor(logging.INFO):
-                self._log_access(scope, status, started)
+                log_access(scope, status, started)
             request_id_var.reset(token)
 
-    @staticmethod
-    def _log_access(scope: Scope, status: int, started: float) -> None:
-        access_logger.info(
-            "%s %s %s",
-            scope["method"],
-            scope["path"],
-            status,
-            extra={
-                "method": scope["method"],
-                "path": scope["path"],
-                "status": status,
-                "duration_ms": round((time.perf_counter() - started) * 1000, 2),
-                "client": scope["client"][0] if scope.get("client") else None,
-            },
-        )
+
+def log_access(scope: Scope, status: int, started: float) -> None:
+    path = scope["path"]
+    if len(path) > MAX_LOGGED_PATH:
+        path = path[:MAX_LOGGED_PATH] + "…"
+    access_logger.info(
+        "%s %s %s",
+        scope["method"],
+        path,
+        status,
+        extra={
+            "method": scope["method"],
+            "path": path,
+            "status": status,
+            "duration_ms": round((time.perf_counter() - started) * 1000, 2),
+            "client": scope["client"][0] if scope.get("client") else None,
+        },
+    )

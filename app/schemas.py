@@ -6,18 +6,40 @@ registry, so a new game adds its own without an edit here.
 
 from __future__ import annotations
 
+import unicodedata
 from datetime import datetime
 from enum import StrEnum
 from typing import TYPE_CHECKING, Annotated, Any, Literal, Union
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints, create_model
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints, create_model
 from typing_extensions import TypeAliasType
 
 from app.games import GAMES
 from app.games.asszorti import HAND_EXAMPLE
 from app.games.base import RoundInput, StrictModel
 
-PlayerName = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=40)]
+
+def clean_name(name: str) -> str:
+    """A name as it is kept: NFC-normalised (one way to write each accented letter);
+    control characters and invisible format characters (zero-width spaces, bidi
+    overrides) are refused."""
+    for char in name:
+        if unicodedata.category(char) in ("Cc", "Cf", "Zl", "Zp"):
+            raise ValueError(
+                f"a name cannot hold the invisible or control character U+{ord(char):04X}"
+            )
+    return unicodedata.normalize("NFC", name)
+
+
+PlayerName = Annotated[
+    str,
+    StringConstraints(strip_whitespace=True, min_length=1, max_length=40),
+    AfterValidator(clean_name),
+    Field(
+        description="1-40 characters, stored NFC-normalised; no control or invisible "
+        "format characters; unique at the table ignoring case and compatibility forms"
+    ),
+]
 TeamName = PlayerName
 
 ROUND_TYPES: dict[str, type[RoundInput]] = {

@@ -56,8 +56,9 @@ async def principal_of(
         if credential is not None:
             known.put(credential_id, credential)
     who = auth.verify(credential, secret)
-    exists = who.match_id == match_id or await db.run(
-        lambda uow: repository.match_exists(uow.connection, match_id)
+    exists = who.match_id == match_id or (
+        auth.is_match_id(match_id)
+        and await db.run(lambda uow: repository.match_exists(uow.connection, match_id))
     )
     auth.authorize(who, match_id, need, match_exists=exists)
     return who

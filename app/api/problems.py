@@ -81,10 +81,12 @@ def _message(error: dict[str, Any]) -> str:
         return "field required"
     if error["type"] == "extra_forbidden":
         return "unknown field"
+    if error["type"] == "value_error" and "error" in error.get("ctx", {}):
+        return str(error["ctx"]["error"])  # our own validator's words, without pydantic's prefix
     return str(error["msg"])
 
 
-async def _malformed(request: Request) -> JSONResponse:
+async def _malformed(request: Request, reason: str = "malformed JSON") -> JSONResponse:
     """422 malformed_json, unless authentication or authorization fails first.
 
     FastAPI parses the JSON body before it resolves dependencies, so for a body it
@@ -114,16 +116,19 @@ async def _malformed(request: Request) -> JSONResponse:
         422,
         "malformed_json",
         "The request body is not valid JSON",
-        "the body could not be decoded and parsed as JSON",
-        errors=[{"loc": ["body"], "message": "malformed JSON"}],
+        f"the body could not be decoded and parsed as JSON: {reason}",
+        errors=[{"loc": ["body"], "message": reason}],
     )
 
 
 async def _validation_error(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, RequestValidationError)
     raw = exc.errors()
-    if any(e["type"] == "json_invalid" for e in raw):
-        return await _malformed(request)
+    invalid = [e for e in raw if e["type"] == "json_invalid"]
+    if invalid:
+        return await _malformed(
+            request, str(invalid[0].get("ctx", {}).get("error", "malformed JSON"))
+        )
     errors = [{"loc": _error_loc(e), "message": _message(e)} for e in raw]
     first = errors[0] if errors else {"loc": [], "message": "invalid"}
     where = ".".join(str(p) for p in first["loc"])

@@ -6,6 +6,7 @@ Pydantic is used only to describe the shape of a round's input.
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, NamedTuple, Protocol
@@ -201,7 +202,9 @@ def check_player_names(names: Sequence[str], seat_count: int, title: str) -> Non
         )
     seen: dict[str, int] = {}
     for seat, name in enumerate(names):
-        key = name.casefold()
+        # Names that look the same are the same name: compatibility forms (a
+        # full-width letter) and case are folded away before they are compared.
+        key = unicodedata.normalize("NFKC", name).casefold()
         if key in seen:
             raise GameRuleError(
                 ("players", seat), f"{name!r} is already the name of seat {seen[key]}"

@@ -7,6 +7,7 @@ bits of randomness, so a fast hash is the right one (there is nothing to brute-f
 
 import hashlib
 import hmac
+import re
 import secrets
 from collections import OrderedDict
 from dataclasses import dataclass
@@ -20,6 +21,9 @@ from app.errors import Forbidden, MatchNotFound, Unauthenticated
 MAX_TOKEN_LENGTH = 128
 CLUSTER = 4  # leading characters of a credential id taken from its match's id
 CREDENTIAL_CACHE_SIZE = 50_000
+
+TOKEN = re.compile(r"[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+")
+MATCH_ID = re.compile(r"[0-9a-f]{32}")
 
 M = TypeVar("M")
 
@@ -91,13 +95,20 @@ def new_credentials(match_id: str, seat_count: int) -> tuple[dict[str, Any], lis
 
 
 def parse_token(token: str | None) -> tuple[str, str]:
-    """A bearer token's credential id and secret, or Unauthenticated."""
+    """A bearer token's credential id and secret, or Unauthenticated. Only a token
+    of the shape this service issues reaches the database."""
     if not token or len(token) > MAX_TOKEN_LENGTH or token.count(".") != 1:
         raise Unauthenticated("send Authorization: Bearer <token> with a token of this match")
-    if not token.isascii():  # tokens are URL-safe base64
+    if not TOKEN.fullmatch(token):  # tokens are URL-safe base64
         raise Unauthenticated("the token is not known")
     credential_id, secret = token.split(".")
     return credential_id, secret
+
+
+def is_match_id(text: str) -> bool:
+    """Whether ``text`` has the shape of a match id (32 lowercase hex digits); one that
+    has not names no match, and is answered without asking the database."""
+    return MATCH_ID.fullmatch(text) is not None
 
 
 @dataclass(frozen=True, slots=True)

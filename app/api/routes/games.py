@@ -5,10 +5,11 @@ from typing import Annotated
 from fastapi import APIRouter, Body
 
 from app.api.problems import responses
+from app.api.strict_json import StrictJSONRoute
 from app.schemas import GameList, GameName, RoundBody, ScoreRead
 from app.services import games
 
-router = APIRouter(prefix="/v1/games", tags=["games"])
+router = APIRouter(prefix="/v1/games", tags=["games"], route_class=StrictJSONRoute)
 
 
 @router.get("", response_model=GameList, name="listGames", summary="The supported games")

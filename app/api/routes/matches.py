@@ -15,13 +15,14 @@ from app.api.headers import (
     once,
 )
 from app.api.problems import responses
+from app.api.strict_json import StrictJSONRoute
 from app.api.writes import Answer, answer_write, etag
 from app.db.database import UnitOfWork
 from app.schemas import MatchCreate, MatchCreated, MatchRead, MatchUpdate
 from app.services import matches
 from app.services.writes import WriteRequest
 
-router = APIRouter(prefix="/v1/matches", tags=["matches"])
+router = APIRouter(prefix="/v1/matches", tags=["matches"], route_class=StrictJSONRoute)
 
 
 @router.post(

@@ -4,20 +4,38 @@ from typing import Annotated
 from urllib.parse import urlencode
 
 from fastapi import APIRouter, Body, Path, Query, Request, Response
+from pydantic import BeforeValidator
 
 from app.api.deps import DbDep, PlayerDep, ReaderDep, SettingsDep
 from app.api.etag import ETAG_HEADER, NOT_MODIFIED, IfNoneMatchHeader, model_response, unchanged
 from app.api.headers import CREATED, IdempotencyKeyHeader, IfMatchHeader, if_match, once
 from app.api.problems import responses
+from app.api.strict_json import StrictJSONRoute
 from app.api.writes import Answer, answer_write, etag
 from app.db.database import UnitOfWork
 from app.schemas import RoundBody, RoundHistory, RoundList, RoundRead
 from app.services import rounds
 from app.services.writes import WriteRequest
 
-router = APIRouter(prefix="/v1/matches/{match_id}/rounds", tags=["rounds"])
+router = APIRouter(
+    prefix="/v1/matches/{match_id}/rounds", tags=["rounds"], route_class=StrictJSONRoute
+)
 
-RoundNumber = Annotated[int, Path(ge=1, le=1_000_000, description="1 for the first round")]
+
+def _digits(value: object) -> object:
+    """A number in a path or query is written in digits only: ``1``, never ``1.0``,
+    ``+1`` or `` 1`` (pydantic would read those as 1)."""
+    if isinstance(value, str) and not (value.isascii() and value.isdigit()):
+        raise ValueError("must be written in digits only")
+    return value
+
+
+# (The validator comes after Path and Query: so their bounds stay in the schema.)
+RoundNumber = Annotated[
+    int,
+    Path(ge=1, le=1_000_000, description="1 for the first round"),
+    BeforeValidator(_digits),
+]
 LINK_HEADER = {
     "Link": {
         "description": 'The next page, `<url>; rel="next"`, when there is one',
@@ -79,9 +97,12 @@ async def list_rounds(
     after: Annotated[
         int,
         Query(ge=0, le=1_000_000, description="Start after this round number (0: from round 1)"),
+        BeforeValidator(_digits),
     ] = 0,
     limit: Annotated[
-        int, Query(ge=1, le=rounds.MAX_PAGE, description="At most this many rounds")
+        int,
+        Query(ge=1, le=rounds.MAX_PAGE, description="At most this many rounds"),
+        BeforeValidator(_digits),
     ] = rounds.MAX_PAGE,
     if_none_match: IfNoneMatchHeader = None,
 ) -> Response:

@@ -14,10 +14,11 @@ from app.api.etag import (
     unchanged,
 )
 from app.api.problems import responses
+from app.api.strict_json import StrictJSONRoute
 from app.schemas import SheetRead
 from app.services import sheet
 
-router = APIRouter(prefix="/v1/matches/{match_id}", tags=["sheet"])
+router = APIRouter(prefix="/v1/matches/{match_id}", tags=["sheet"], route_class=StrictJSONRoute)
 
 CSV_VARIANT = "csv"  # the CSV representation has its own strong ETag: "v7-csv"
 CSV = {"content": {"text/csv": {"schema": {"type": "string"}}}}
