@@ -19,8 +19,8 @@ class Settings(BaseSettings):
         10,
         ge=1,
         le=100,
-        description="pooled connections (PostgreSQL), and units of work run in worker threads "
-        "at once per process (PostgreSQL: every unit; SQLite: those that grow with a match)",
+        description="PostgreSQL: pooled connections, and units of work run in worker "
+        "threads at once per process (SQLite runs its long units one at a time)",
     )
     sqlite_busy_timeout_ms: int = Field(
         5000,

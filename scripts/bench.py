@@ -8,9 +8,13 @@ ratio is what to compare between runs and machines, since raw req/s swings with 
 
 What is measured, per database: each endpoint on its own, a realistic mix (three times,
 which doubles as a memory-leak check), the cost of each operation on a short and on a long
-match, and on PostgreSQL how POST round scales from one worker to two. It prints a table
-per database with the targets marked PASS or MISS and writes everything as JSON
-(``bench/results/latest.json``). How to read it: ``docs/performance.md``.
+match, and on PostgreSQL how POST round scales from one worker to two. Then the resilience
+scenarios (``--no-resilience`` skips them): on PostgreSQL, POST round and GET match with
+the database a few milliseconds away (``bench/latency_proxy.py``); on SQLite, the latency
+of other requests while another connection holds the write lock; on both, that latency
+while clients page through a 5,000-round match, and the memory of a worker and of an open
+connection. It prints a table per database with the targets marked PASS or MISS and writes
+everything as JSON (``bench/results/latest.json``). How to read it: ``docs/performance.md``.
 
 Exit status: 0 when every request got the status it should (targets may still be MISS:
 they are information, not a gate), 1 when any request got an unexpected status or a socket
@@ -25,10 +29,12 @@ import asyncio
 import hashlib
 import importlib.metadata
 import json
+import math
 import os
 import platform
 import re
 import secrets
+import select
 import shutil
 import signal
 import socket
@@ -36,9 +42,10 @@ import sqlite3
 import subprocess
 import sys
 import tempfile
+import threading
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager, suppress
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager, contextmanager, suppress
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -54,6 +61,7 @@ if str(ROOT) not in sys.path:  # `python scripts/bench.py` puts scripts/ first, 
     sys.path.insert(0, str(ROOT))
 
 from app.serving import UVICORN_FLAGS  # noqa: E402  (the flags the app is served with)
+from bench.latency_proxy import query_rtt_ms  # noqa: E402
 
 HOST = "127.0.0.1"
 WRK_SCRIPT = ROOT / "bench" / "wrk" / "scenarios.lua"
@@ -92,6 +100,22 @@ TARGET_SCALE = 1.25  # PostgreSQL POST round req/s, 2 workers over 1
 TARGET_LEAK = 0.10  # RSS growth between mix runs 2 and 3
 DISTURBED = 0.25  # other processes' CPU, in cores, above which a measurement is unreliable
 
+# The resilience scenarios (docs/performance.md, "Resilience").
+DEFAULT_PG_LATENCY_MS = 2.7  # added to each PostgreSQL round trip (half each way)
+TARGET_LATENCY_RATIO = 0.60  # req/s with the latency over req/s on loopback
+TARGET_PROBE_P99_MS = 20.0  # GET /healthz and GET match while SQLite is locked / while paging
+LOCK_SECONDS = 3.0  # how long another connection holds SQLite's write lock
+POST_INTO_LOCK = 0.5  # seconds into the lock, a POST round is sent
+HEAVY_ROUNDS = 5000  # the rounds of the match that is paged through (the most a match holds)
+PAGE_LIMIT = 100
+PAGING_CLIENTS = 4
+LATENCY_CONNECTIONS = 32  # wrk connections, with and without the latency proxy
+PROBE_RATE = 50.0  # requests per second, of each probed request
+PROBE_TIMEOUT = 15.0
+PROBE_CONNECTIONS = 32  # opened before the probes start
+OPEN_CONNECTIONS = 1000  # idle keep-alive connections, for the memory of one
+PROXY_START_TIMEOUT = 10.0
+
 MIX_DESCRIPTION = "70% GET match, 15% POST round, 8% GET sheet, 5% PUT round, 2% create"
 
 
@@ -120,6 +144,10 @@ class Plan:
     quick: bool
     output: Path
     postgres_url: str
+    resilience: bool  # the resilience scenarios
+    pg_latency_ms: float  # 0: no latency-proxy measurement
+    lock_seconds: float
+    heavy_rounds: int
 
 
 def parse_args(argv: list[str] | None = None) -> Plan:
@@ -153,7 +181,32 @@ def parse_args(argv: list[str] | None = None) -> Plan:
         default=DEFAULT_POSTGRES_URL,
         help="admin URL; a bench_<random> database is created beside it and dropped after",
     )
+    parser.add_argument(
+        "--no-resilience",
+        action="store_true",
+        help="skip the latency-proxy, locked-SQLite and heavy-read scenarios",
+    )
+    parser.add_argument(
+        "--pg-latency-ms",
+        type=float,
+        default=DEFAULT_PG_LATENCY_MS,
+        help=f"delay added to each PostgreSQL round trip ({DEFAULT_PG_LATENCY_MS}; 0: skip)",
+    )
+    parser.add_argument(
+        "--lock-seconds",
+        type=float,
+        default=LOCK_SECONDS,
+        help=f"how long SQLite's write lock is held ({LOCK_SECONDS:.0f})",
+    )
+    parser.add_argument(
+        "--heavy-rounds",
+        type=int,
+        default=HEAVY_ROUNDS,
+        help=f"rounds of the match that is paged through ({HEAVY_ROUNDS})",
+    )
     args = parser.parse_args(argv)
+    if args.pg_latency_ms < 0 or args.lock_seconds <= 0 or args.heavy_rounds < 1:
+        parser.error("--pg-latency-ms, --lock-seconds and --heavy-rounds must be positive")
     if args.workers < 1 or args.connections < 1 or args.correction_connections < 1:
         parser.error("--workers and the connection counts must be at least 1")
     duration = args.duration if args.duration is not None else (2 if args.quick else 8)
@@ -177,6 +230,10 @@ def parse_args(argv: list[str] | None = None) -> Plan:
         quick=args.quick,
         output=args.output,
         postgres_url=args.postgres_url,
+        resilience=not args.no_resilience,
+        pg_latency_ms=args.pg_latency_ms,
+        lock_seconds=args.lock_seconds,
+        heavy_rounds=args.heavy_rounds,
     )
 
 
@@ -523,15 +580,18 @@ def measure(
     duration: int,
     expected: list[int],
     with_db: bool,
+    network_pids: tuple[int, ...] = (),
 ) -> Measurement:
-    """One wrk run against ``server``, with the server's CPU and RSS and the machine's load."""
+    """One wrk run against ``server``, with the server's CPU and RSS and the machine's load.
+
+    ``network_pids`` (the latency proxy) count with the database, not as other load."""
     idle_wait = server.wait_idle()
     workers = server.worker_pids()
-    db_pids = postgres_pids() if with_db else []
+    db_pids = [*postgres_pids(), *network_pids] if with_db else []
     server_cpu, db_cpu, ticks = cpu_seconds(workers), cpu_seconds(db_pids), machine_ticks()
     parsed, wall, wrk_cpu = run_wrk(server.url, scenario, args, connections, duration)
     server_cpu = cpu_seconds(workers) - server_cpu
-    db_cpu = cpu_seconds(postgres_pids()) - db_cpu if with_db else 0.0
+    db_cpu = cpu_seconds([*postgres_pids(), *network_pids]) - db_cpu if with_db else 0.0
     deltas = [after - before for after, before in zip(machine_ticks(), ticks, strict=False)]
     total = sum(deltas[:8]) or 1
     busy_cpu = (total - deltas[3] - deltas[4]) / CLOCK_TICKS
@@ -722,6 +782,28 @@ def prefill(url: str, plan: Plan) -> dict[str, list[Match]]:
     return asyncio.run(bounded())
 
 
+def prefill_match(url: str, rounds: int) -> Match:
+    """One more match with ``rounds`` rounds, posted as prefill posts them."""
+
+    async def one() -> Match:
+        limits = httpx.Limits(max_connections=PREFILL_CONCURRENCY)
+        gate = asyncio.Semaphore(PREFILL_CONCURRENCY)
+        async with httpx.AsyncClient(base_url=url, timeout=60.0, limits=limits) as client:
+            (match,) = await _create_matches(client, 1, gate)
+            await _add_rounds(client, [(match, rounds)], gate)
+            response = await client.get(
+                f"/v1/matches/{match.id}", headers={"Authorization": f"Bearer {match.token}"}
+            )
+        if response.status_code != 200 or response.json()["round_count"] != rounds:
+            raise BenchError(f"a {rounds}-round match came out wrong: {response.text[:300]}")
+        return match
+
+    async def bounded() -> Match:
+        return await asyncio.wait_for(one(), PREFILL_TIMEOUT)
+
+    return asyncio.run(bounded())
+
+
 def write_pool(path: Path, matches: list[Match], rounds: int) -> Path:
     """The matches as a Lua table for bench/wrk/scenarios.lua."""
     lines = ["return {", f"  rounds = {rounds},", "  matches = {"]
@@ -751,6 +833,9 @@ def server_env(database_url: str) -> dict[str, str]:
         "DATABASE_URL": database_url,
         "LOG_LEVEL": "warning",
         "RATE_LIMIT_MATCHES_PER_MINUTE": "0",
+        # The long-match rows write thousands of rounds to a few matches: the cap on a
+        # match's rounds (409 match_full) is lifted so they measure cost, not the cap.
+        "MAX_ROUNDS_PER_MATCH": "1000000",
         "PYTHONUNBUFFERED": "1",
     }
 
@@ -768,7 +853,12 @@ class Section:
         self.scale: dict[str, Any] | None = None
         self.targets: list[dict[str, Any]] = []
         self.pools: dict[str, Path] = {}
+        self.matches: dict[str, list[Match]] = {}  # the same pools, as prefilled
         self.final_rss: dict[str, int] = {}
+        # the resilience scenarios (run_latency, run_stall, run_heavy_reads)
+        self.latency: dict[str, Any] | None = None
+        self.stall: dict[str, Any] | None = None
+        self.heavy: dict[str, Any] | None = None
         self.app_fingerprint = app_fingerprint()  # the code the servers of this section load
 
     def endpoint_rows(self) -> list[Measurement]:
@@ -780,11 +870,17 @@ class Section:
         measured = [*self.endpoint_rows(), *self.flat.values()]
         if self.scale:
             measured += list(self.scale["measurements"].values())
+        if self.latency:
+            measured += list(self.latency["measurements"].values())
+        if self.heavy:
+            measured.append(self.heavy["paging"])
         return measured
 
-    def server(self, app: str, workers: int, probe: str) -> Server:
+    def server(
+        self, app: str, workers: int, probe: str, *, env: dict[str, str] | None = None
+    ) -> Server:
         log = self.workdir / f"{self.kind}-{app.split(':')[0]}-w{workers}.log"
-        return Server(app, workers, self.env, log, probe)
+        return Server(app, workers, env or self.env, log, probe)
 
     def baseline_run(self, workers: int) -> Measurement:
         with self.server("bench.bare_app:app", workers, "/bare") as bare:
@@ -811,6 +907,7 @@ class Section:
         *,
         connections: int | None = None,
         duration: int | None = None,
+        network_pids: tuple[int, ...] = (),
     ) -> Measurement:
         return measure(
             server,
@@ -823,6 +920,7 @@ class Section:
             duration=duration or self.plan.duration,
             expected=expected,
             with_db=self.kind == "postgresql",
+            network_pids=network_pids,
         )
 
 
@@ -834,7 +932,7 @@ def run_section(section: Section) -> None:
     with section.server("app.main:app", plan.workers, "/healthz") as server:
         progress(f"{section.kind}: prefilling matches over HTTP")
         started = time.monotonic()
-        pools = prefill(server.url, plan)
+        pools = section.matches = prefill(server.url, plan)
         progress(f"  prefill took {time.monotonic() - started:.1f} s")
         k, long_k = plan.pool_rounds, plan.long_rounds
         files = section.pools = {
@@ -1077,6 +1175,356 @@ def run_scale(section: Section, other_workers: int) -> None:
     }
 
 
+# -- resilience ----------------------------------------------------------------------------
+
+
+@dataclass
+class Probe:
+    """A request sent at a steady rate while something else goes on.
+
+    Open loop: each request goes out on schedule whether or not the earlier ones were
+    answered, so a server that stalls shows as slow requests, not as fewer of them.
+    """
+
+    name: str
+    request: str  # what the table shows
+    path: str
+    headers: dict[str, str]
+    latencies_ms: list[float] = field(default_factory=list)  # until answered, or failed
+    statuses: dict[str, int] = field(default_factory=dict)
+    errors: dict[str, int] = field(default_factory=dict)  # no answer, by exception
+
+    def percentile(self, percent: float) -> float | None:
+        ordered = sorted(self.latencies_ms)
+        return ordered[max(0, math.ceil(percent / 100 * len(ordered)) - 1)] if ordered else None
+
+    @property
+    def all_ok(self) -> bool:
+        return not self.errors and set(self.statuses) <= {"200"}
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "request": self.request,
+            "rate_per_s": PROBE_RATE,
+            "sent": len(self.latencies_ms),
+            "p50_ms": self.percentile(50),
+            "p99_ms": self.percentile(99),
+            "max_ms": max(self.latencies_ms, default=None),
+            "statuses": self.statuses,
+            "errors": self.errors,
+        }
+
+
+def probes_for(match: Match) -> list[Probe]:
+    """GET /healthz, and GET of a match nothing else touches meanwhile."""
+    auth = {"Authorization": f"Bearer {match.token}"}
+    return [
+        Probe("healthz", "GET /healthz", "/healthz", {}),
+        Probe("get_match", "GET /v1/matches/{id}", f"/v1/matches/{match.id}", auth),
+    ]
+
+
+@asynccontextmanager
+async def probe_client(url: str) -> AsyncIterator[httpx.AsyncClient]:
+    """A client for the probes, with PROBE_CONNECTIONS keep-alive connections open: a
+    stalled request holds one, and opening more would add the server's accepts to the
+    latencies."""
+    limits = httpx.Limits(max_connections=256, max_keepalive_connections=PROBE_CONNECTIONS)
+    async with httpx.AsyncClient(base_url=url, timeout=PROBE_TIMEOUT, limits=limits) as client:
+        await asyncio.gather(*(client.get("/healthz") for _ in range(PROBE_CONNECTIONS)))
+        yield client
+
+
+async def run_probes(client: httpx.AsyncClient, probes: list[Probe], seconds: float) -> None:
+    """Each probe's request PROBE_RATE times a second for ``seconds``, interleaved."""
+    loop = asyncio.get_running_loop()
+
+    async def one(probe: Probe) -> None:
+        started = loop.time()
+        try:
+            response = await client.get(probe.path, headers=probe.headers)
+        except httpx.HTTPError as error:
+            kind = type(error).__name__
+            probe.errors[kind] = probe.errors.get(kind, 0) + 1
+        else:
+            status = str(response.status_code)
+            probe.statuses[status] = probe.statuses.get(status, 0) + 1
+        probe.latencies_ms.append((loop.time() - started) * 1000)
+
+    start, tasks = loop.time(), []
+    for k in range(int(seconds * PROBE_RATE) * len(probes)):
+        await asyncio.sleep(max(0.0, start + k / PROBE_RATE / len(probes) - loop.time()))
+        tasks.append(asyncio.create_task(one(probes[k % len(probes)])))
+    await asyncio.gather(*tasks)
+
+
+@contextmanager
+def latency_proxy(database_url: str, one_way_ms: float, log: Path) -> Iterator[tuple[str, int]]:
+    """bench/latency_proxy.py in front of the database: the URL through it, and its pid."""
+    url = make_url(database_url)
+    command = [sys.executable, "-m", "bench.latency_proxy", "--delay-ms", f"{one_way_ms:g}"]
+    command += ["--upstream", f"{url.host or HOST}:{url.port or 5432}"]
+    with log.open("ab") as errors:
+        process = subprocess.Popen(
+            command,
+            cwd=ROOT,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=errors,
+            start_new_session=True,
+        )
+    try:
+        assert process.stdout is not None
+        ready, _, _ = select.select([process.stdout], [], [], PROXY_START_TIMEOUT)
+        line = process.stdout.readline().decode() if ready else ""
+        if not (found := re.fullmatch(r"listening on [\d.]+:(\d+)\s*", line)):
+            raise BenchError(f"the latency proxy did not start ({line!r}); see {log}")
+        port = int(found[1])
+        yield url.set(host=HOST, port=port).render_as_string(hide_password=False), process.pid
+    finally:
+        with suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGTERM)
+        try:
+            process.wait(timeout=SERVER_STOP_TIMEOUT)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait(timeout=SERVER_STOP_TIMEOUT)
+        if process.stdout is not None:
+            process.stdout.close()
+
+
+def run_latency(section: Section) -> None:
+    """PostgreSQL a few milliseconds away: POST round and GET match with every round trip
+    to the database through bench/latency_proxy.py, over the same on loopback, measured
+    just before on a fresh server; both 1 worker, 32 connections, the same database."""
+    plan, connections = section.plan, LATENCY_CONNECTIONS
+    database_url, main = section.env["DATABASE_URL"], str(section.pools["main"])
+    added = plan.pg_latency_ms
+    progress(f"{section.kind}: latency, +{added:g} ms per round trip to PostgreSQL")
+    runs: dict[str, Measurement] = {}
+    with latency_proxy(database_url, added / 2, section.workdir / "latency-proxy.log") as (
+        proxied_url,
+        proxy_pid,
+    ):
+        rtt = {"direct": query_rtt_ms(database_url), "proxied": query_rtt_ms(proxied_url)}
+        progress(
+            f"  SELECT 1 round trip: direct {rtt['direct']:.2f} ms, "
+            f"through the proxy {rtt['proxied']:.2f} ms"
+        )
+        for where, url, network in (
+            ("loopback", database_url, ()),
+            (f"+{added:g} ms RTT", proxied_url, (proxy_pid,)),
+        ):
+            side = "loopback" if not network else "proxied"
+            env = {**section.env, "DATABASE_URL": url}
+            with section.server("app.main:app", 1, "/healthz", env=env) as server:
+                run_wrk(server.url, "get_match", [main], connections, plan.warmup)  # warm-up
+                for op, what, request, status in (
+                    ("get_match", "GET match", "GET /v1/matches/{id}", 200),
+                    ("post_round", "POST round", "POST /v1/matches/{id}/rounds", 201),
+                ):
+                    runs[f"{op}_{side}"] = section.measure(
+                        server,
+                        f"{op}_{side}",
+                        f"{what}, {where}",
+                        request,
+                        op,
+                        [main],
+                        [status],
+                        connections=connections,
+                        network_pids=network,
+                    )
+    section.latency = {
+        "added_rtt_ms": added,
+        "select_1_rtt_ms": rtt,
+        "workers": 1,
+        "connections": connections,
+        "ratios": {
+            op: _ratio(runs[f"{op}_proxied"].rps, runs[f"{op}_loopback"].rps)
+            for op in ("post_round", "get_match")
+        },
+        "measurements": runs,
+    }
+
+
+def hold_write_lock(path: Path, seconds: float, held: threading.Event, at: dict[str, float]):
+    """Another connection's write transaction: SQLite's write lock, held ``seconds``."""
+    db = sqlite3.connect(path, isolation_level=None, timeout=30)
+    try:
+        db.execute("BEGIN IMMEDIATE")
+        at["locked"] = time.monotonic()
+        held.set()
+        time.sleep(seconds)
+        db.execute("ROLLBACK")
+        at["released"] = time.monotonic()
+    finally:
+        db.close()
+        held.set()  # the waiter wakes up even when BEGIN failed
+
+
+async def _locked(
+    url: str, path: Path, seconds: float, probes: list[Probe], match: Match
+) -> dict[str, Any]:
+    """The probes while the write lock is held, and a POST round sent into the lock."""
+    held, at = threading.Event(), {}
+    holder = threading.Thread(target=hold_write_lock, args=(path, seconds, held, at), daemon=True)
+    async with probe_client(url) as client:
+        holder.start()
+        if not await asyncio.to_thread(held.wait, 30) or "locked" not in at:
+            raise BenchError(f"could not take the write lock of {path}")
+
+        async def post_round() -> dict[str, Any]:
+            await asyncio.sleep(POST_INTO_LOCK)
+            sent, status, detail = time.monotonic(), None, ""
+            try:
+                response = await client.post(
+                    f"/v1/matches/{match.id}/rounds",
+                    json={"type": "asszorti_amounts", "amounts": ROUND_BODIES[0]},
+                    headers={"Authorization": f"Bearer {match.token}"},
+                )
+                status, detail = response.status_code, response.text[:300]
+            except httpx.HTTPError as error:
+                detail = type(error).__name__
+            answered = time.monotonic()
+            return {"sent_s": sent, "answered_s": answered, "status": status, "detail": detail}
+
+        posting = asyncio.create_task(post_round())
+        await run_probes(client, probes, seconds - (time.monotonic() - at["locked"]))
+        post = await posting
+    await asyncio.to_thread(holder.join, seconds + 30)
+    # seconds since the lock was taken
+    post["sent_s"] -= at["locked"]
+    post["answered_s"] -= at["locked"]
+    post["lock_held_s"] = at["released"] - at["locked"] if "released" in at else None
+    return post
+
+
+def run_stall(section: Section) -> None:
+    """SQLite, 1 worker: GET /healthz and GET match while another connection holds the
+    write lock, and what a POST round sent into the lock gets."""
+    plan = section.plan
+    path = Path(make_url(section.env["DATABASE_URL"]).database or "")
+    other, written = section.matches["main"][:2]
+    probes = probes_for(other)
+    progress(f"{section.kind}: no stall, the write lock held {plan.lock_seconds:g} s elsewhere")
+    with section.server("app.main:app", 1, "/healthz") as server:
+        main = str(section.pools["main"])
+        run_wrk(server.url, "get_match", [main], plan.connections, plan.warmup)  # warm-up
+        server.wait_idle()
+        post = asyncio.run(_locked(server.url, path, plan.lock_seconds, probes, written))
+        rss = server.rss()
+    section.stall = {
+        "lock_seconds": plan.lock_seconds,
+        "probes": probes,
+        "post_round": post,
+        "rss_kib": rss,
+    }
+    for probe in probes:
+        progress(f"  {probe.name:<22} p99 {probe.percentile(99) or 0:>8.1f} ms {probe.statuses}")
+    progress(f"  {post_during_lock_text(post)}")
+
+
+def post_during_lock_text(post: dict[str, Any]) -> str:
+    answered, held = post["answered_s"], post["lock_held_s"]
+    when = (
+        ""
+        if held is None
+        else f", {answered - held:.2f} s after the lock was released"
+        if answered >= held
+        else f", {held - answered:.2f} s before the lock was released"
+    )
+    return (
+        f"POST round sent {post['sent_s']:.2f} s into the lock: {post['status'] or 'no answer'} "
+        f"after {(answered - post['sent_s']) * 1000:,.0f} ms{when}"
+        + ("" if post["status"] == 201 else f" ({post['detail'][:120]})")
+    )
+
+
+def connection_memory(server: Server, count: int = OPEN_CONNECTIONS) -> dict[str, Any]:
+    """How much a 1-worker server's RSS grows with ``count`` idle keep-alive connections."""
+    server.wait_idle()
+    (pid,) = server.worker_pids()
+    before = rss_kib(pid)
+    request = f"GET /healthz HTTP/1.1\r\nHost: {HOST}:{server.port}\r\n\r\n".encode()
+    sockets: list[socket.socket] = []
+    try:
+        for _ in range(count):
+            sockets.append(socket.create_connection((HOST, server.port), timeout=10))
+            sockets[-1].sendall(request)
+        answered = sum(sock.recv(4096).startswith(b"HTTP/1.1 200") for sock in sockets)
+        time.sleep(0.2)
+        with_open = rss_kib(pid)
+    except OSError as error:
+        raise BenchError(f"{count} open connections: {error}") from error
+    finally:
+        for sock in sockets:
+            sock.close()
+    if answered != count:
+        raise BenchError(f"{count - answered} of {count} open connections got no 200")
+    return {
+        "connections": count,
+        "rss_kib_before": before,
+        "rss_kib_open": with_open,
+        "kib_per_connection": (with_open - before) / count,
+    }
+
+
+def run_heavy_reads(section: Section) -> None:
+    """1 worker: the memory of an open connection; then GET /healthz and GET match while
+    4 clients page through a 5,000-round match, and the worker's RSS before and after."""
+    plan, rounds = section.plan, section.plan.heavy_rounds
+    with section.server("app.main:app", 1, "/healthz") as server:
+        idle = server.rss()
+        # first: a worker that has served more has freed memory that new connections reuse
+        memory = connection_memory(server)
+        progress(f"{section.kind}: heavy reads, prefilling a {rounds}-round match")
+        started = time.monotonic()
+        heavy = prefill_match(server.url, rounds)
+        progress(f"  prefill took {time.monotonic() - started:.1f} s")
+        pool = write_pool(section.workdir / "heavy.lua", [heavy], rounds)
+        probes = probes_for(section.matches["main"][0])
+        server.wait_idle()
+        before = server.rss()
+
+        async def paging_and_probes() -> Measurement:
+            paging = asyncio.create_task(
+                asyncio.to_thread(
+                    section.measure,
+                    server,
+                    "page_rounds",
+                    f"{PAGING_CLIENTS} clients paging {rounds} rounds",
+                    f"GET /v1/matches/{{id}}/rounds?limit={PAGE_LIMIT}, following next",
+                    "page_rounds",
+                    [str(pool), str(PAGE_LIMIT)],
+                    [200],
+                    connections=PAGING_CLIENTS,
+                    duration=plan.duration + 2,
+                )
+            )
+            async with probe_client(server.url) as client:
+                await asyncio.sleep(1.0)  # wrk starts once the server is idle (>= 0.25 s)
+                await run_probes(client, probes, plan.duration)
+            return await paging
+
+        paging = asyncio.run(paging_and_probes())
+        after = server.rss()
+    section.heavy = {
+        "rounds": rounds,
+        "page_limit": PAGE_LIMIT,
+        "clients": PAGING_CLIENTS,
+        "paging": paging,
+        "probes": probes,
+        "rss_kib": {"idle": idle, "before": before, "after": after},
+        "connection_memory": memory,
+    }
+    for probe in probes:
+        progress(f"  {probe.name:<22} p99 {probe.percentile(99) or 0:>8.1f} ms {probe.statuses}")
+    progress(
+        f"  worker RSS {sum(before.values()) / 1024:.1f} → {sum(after.values()) / 1024:.1f} MiB; "
+        f"{memory['kib_per_connection']:.1f} KiB per open connection"
+    )
+
+
 # -- verdicts ------------------------------------------------------------------------------
 
 
@@ -1242,6 +1690,34 @@ def judge(section: Section) -> None:
         )
         clean = all(m.clean for m in with_two)
         target(f"PostgreSQL, {high} workers: no errors", None, "0 unexpected", clean, basis=[])
+    if (latency := section.latency) is not None:
+        runs = latency["measurements"]
+        for op, label in (("post_round", "POST round"), ("get_match", "GET match")):
+            ratio = latency["ratios"][op]
+            target(
+                f"+{latency['added_rtt_ms']:g} ms to PostgreSQL: {label} / loopback",
+                ratio,
+                f">= {TARGET_LATENCY_RATIO:.2f}",
+                ratio is not None and ratio >= TARGET_LATENCY_RATIO,
+                basis=[runs[f"{op}_loopback"], runs[f"{op}_proxied"]],
+            )
+    paging = [section.heavy["paging"]] if section.heavy else []
+    for scenario, during, basis in (
+        (section.stall, f"SQLite locked {plan.lock_seconds:g} s", []),
+        (section.heavy, f"{PAGING_CLIENTS} clients paging", paging),
+    ):
+        if scenario is None:
+            continue
+        for probe in scenario["probes"]:
+            p99 = probe.percentile(99)
+            target(
+                f"p99 {probe.request}, {during}, all 200",
+                p99,
+                f"< {TARGET_PROBE_P99_MS:.0f} ms",
+                p99 is not None and p99 < TARGET_PROBE_P99_MS and probe.all_ok,
+                "ms",
+                basis=basis,
+            )
     unclean = [m.name for m in [bare, *section.all_measurements()] if not m.clean]
     target(
         "every response as expected, no socket errors",
@@ -1289,6 +1765,74 @@ def table_rows(measurements: list[Measurement], with_db: bool) -> list[str]:
             + f"{m.wrk_cores:>7.0%}{m.other_cores:>7.0%}  {_rss_text(m.rss_kib)}{flag}"
         )
     return lines
+
+
+def probe_rows(probes: list[Probe]) -> list[str]:
+    header = (
+        f"{'request (open loop, ' + f'{PROBE_RATE:.0f}/s each)':<34}{'sent':>6}{'p50 ms':>8}"
+        f"{'p99 ms':>8}{'max ms':>8}  statuses, errors"
+    )
+    lines = [header, "-" * len(header)]
+    for probe in probes:
+        answers = ", ".join(f"{n} x {code}" for code, n in sorted(probe.statuses.items()))
+        failures = ", ".join(f"{n} x {kind}" for kind, n in sorted(probe.errors.items()))
+        lines.append(
+            f"{probe.request:<34}{len(probe.latencies_ms):>6}"
+            + "".join(
+                f"{_ms_text(v) if v is not None else '-':>8}"
+                for v in (
+                    probe.percentile(50),
+                    probe.percentile(99),
+                    max(probe.latencies_ms, default=None),
+                )
+            )
+            + f"  {'; '.join(filter(None, (answers, failures)))}"
+        )
+    return lines
+
+
+def resilience_report(section: Section, with_db: bool) -> list[str]:
+    """The latency, stall and heavy-read scenarios, where they ran."""
+    out: list[str] = []
+    if (latency := section.latency) is not None:
+        rtt, ratios = latency["select_1_rtt_ms"], latency["ratios"]
+        out += [
+            "",
+            f"Latency to PostgreSQL: +{latency['added_rtt_ms']:g} ms per round trip through "
+            f"bench/latency_proxy.py (SELECT 1: direct {rtt['direct']:.2f} ms, through the "
+            f"proxy {rtt['proxied']:.2f} ms); fresh servers, 1 worker, "
+            f"{latency['connections']} connections:",
+            *table_rows(list(latency["measurements"].values()), with_db),
+            f"through the proxy / loopback: POST round {_num(ratios['post_round'], 2)}, "
+            f"GET match {_num(ratios['get_match'], 2)}",
+        ]
+    if (stall := section.stall) is not None:
+        out += [
+            "",
+            f"No stall: another connection holds SQLite's write lock for "
+            f"{stall['lock_seconds']:g} s (BEGIN IMMEDIATE); a fresh server, 1 worker:",
+            *probe_rows(stall["probes"]),
+            post_during_lock_text(stall["post_round"]),
+        ]
+    if (heavy := section.heavy) is not None:
+        rss, memory = heavy["rss_kib"], heavy["connection_memory"]
+        sent = heavy["paging"].sent
+        out += [
+            "",
+            f"Heavy reads: {heavy['clients']} clients page through a {heavy['rounds']}-round "
+            f"match (?limit={heavy['page_limit']}, following next); a fresh server, 1 worker:",
+            *table_rows([heavy["paging"]], with_db),
+            f"pages: {sent.get('first_page', 0):,} first, {sent.get('next_page', 0):,} next"
+            + ("" if sent.get("next_page") else " (no next link: every round in one answer)"),
+            *probe_rows(heavy["probes"]),
+            f"worker RSS: {_rss_text(rss['idle'])} MiB when started, "
+            f"{_rss_text(rss['before'])} after the prefill, {_rss_text(rss['after'])} after "
+            "the paging",
+            f"open connections: {memory['connections']} idle keep-alive ones, just after the "
+            f"start, took {(memory['rss_kib_open'] - memory['rss_kib_before']) / 1024:.1f} MiB: "
+            f"{memory['kib_per_connection']:.1f} KiB each",
+        ]
+    return out
 
 
 def report(section: Section) -> str:
@@ -1351,6 +1895,7 @@ def report(section: Section) -> str:
         + ", ".join(f"pid {pid} {kib / 1024:.1f} MiB" for pid, kib in section.final_rss.items()),
         "  after each mix run (all workers): " + " → ".join(f"{v:.1f}" for v in rss) + " MiB",
     ]
+    out += resilience_report(section, with_db)
     measured = [bare, *section.all_measurements()]
     if disturbed := [m for m in measured if m.disturbed]:
         out += [
@@ -1406,6 +1951,19 @@ def section_json(section: Section) -> dict[str, Any]:
             "rss_kib_after_mix_runs": [m.rss_total_kib for m in section.mix_runs],
         },
         "scale": scale,
+        "latency_proxy": section.latency
+        and {
+            **section.latency,
+            "measurements": {k: m.to_json() for k, m in section.latency["measurements"].items()},
+        },
+        "stall": section.stall
+        and {**section.stall, "probes": [p.to_json() for p in section.stall["probes"]]},
+        "heavy_reads": section.heavy
+        and {
+            **section.heavy,
+            "paging": section.heavy["paging"].to_json(),
+            "probes": [p.to_json() for p in section.heavy["probes"]],
+        },
         "targets": section.targets,
     }
 
@@ -1497,6 +2055,12 @@ def run_database(kind: str, plan: Plan, workdir: Path) -> Section:
         run_section(section)
         if kind == "postgresql":
             run_scale(section, 2 if plan.workers == 1 else 1)
+        if plan.resilience:
+            if kind == "postgresql" and plan.pg_latency_ms > 0:
+                run_latency(section)
+            if kind == "sqlite":
+                run_stall(section)
+            run_heavy_reads(section)
     judge(section)
     return section
 

@@ -81,8 +81,11 @@ class Database:
             kwargs["max_overflow"] = 0
         self.engine: Engine = create_engine(url, **kwargs)
         self.lock_timeout_s = settings.sqlite_busy_timeout_ms / 1000
-        # PostgreSQL: as many units at once as the pool has connections.
-        self.limiter = anyio.CapacityLimiter(settings.database_pool_size)
+        # Units in worker threads at once. PostgreSQL: as many as the pool has
+        # connections, each mostly waiting on the database. SQLite: one, since its
+        # long units are Python work holding the GIL, and each more would only slice
+        # the event loop's share of it thinner.
+        self.limiter = anyio.CapacityLimiter(1 if self.is_sqlite else settings.database_pool_size)
         if self.is_sqlite:
             _configure_sqlite(self.engine)
 

@@ -1,11 +1,12 @@
 -- wrk scenarios for scripts/bench.py: one script, the scenario named by the first argument.
 --
 --   wrk -t2 -c32 -d8s --latency -s bench/wrk/scenarios.lua http://127.0.0.1:PORT -- \
---       SCENARIO [DATA.lua [ROUND]]
+--       SCENARIO [DATA.lua [ROUND | LIMIT]]
 --
--- SCENARIO is one of bare, create_match, post_round, get_match, get_sheet, put_round, mix.
--- DATA.lua is a file scripts/bench.py writes: `return {rounds = K, matches = {{id, token}, ...}}`,
--- the matches to spread the load over. ROUND is the round number put_round corrects.
+-- SCENARIO is one of bare, create_match, post_round, get_match, get_sheet, put_round, mix,
+-- page_rounds. DATA.lua is a file scripts/bench.py writes:
+-- `return {rounds = K, matches = {{id, token}, ...}}`, the matches to spread the load over.
+-- ROUND is the round number put_round corrects; LIMIT the page size page_rounds asks for.
 --
 -- Every request is built once, in init(), and request() only hands out the next prebuilt
 -- string, so wrk spends next to nothing per request. response() tallies every status code
@@ -40,6 +41,9 @@ local requests, kinds = {}, {}
 local cursor = 1
 status_counts = {}
 sent_counts = {}
+-- page_rounds: the first page of the match's rounds, and the next pages still to fetch
+local first_page, page_headers
+local next_pages = {}
 
 local function round_body(k)
   return '{"type":"asszorti_amounts","amounts":' .. BODIES[(k % #BODIES) + 1] .. "}"
@@ -71,6 +75,18 @@ local function build(kind, match, k, round)
   error("unknown request kind: " .. tostring(kind))
 end
 
+-- The next page a rounds page links to, as a path: the Link header's rel="next", else the
+-- body's "next"; nil on the last page, or from a server that answers every round at once.
+local function next_link(headers, body)
+  local link = headers["link"] or headers["Link"]
+  local url = link and link:match('<([^>]+)>%s*;%s*rel="?next"?')
+  if not url and body then
+    local at = body:find('"next":', 1, true)
+    url = at and body:match('^"next":%s*"([^"]+)"', at)
+  end
+  return url and (url:gsub("^%a+://[^/]+", ""))
+end
+
 local function load_matches(path)
   local data = dofile(path)
   assert(data and data.matches and #data.matches > 0, "no matches in " .. tostring(path))
@@ -86,6 +102,14 @@ function init(args)
   elseif scenario == "create_match" then
     requests[1] = build("create_match")
     kinds[1] = "create_match"
+  elseif scenario == "page_rounds" then
+    -- Clients paging through the first match's rounds: a response's next page is the next
+    -- request of whichever connection of the thread asks first, and a connection that finds
+    -- none starts a new walk, so there are always as many walks as connections.
+    local data = load_matches(args[2])
+    local match = data.matches[1]
+    first_page = "/v1/matches/" .. match[1] .. "/rounds?limit=" .. (args[3] or "100")
+    page_headers = headers(match[2], false)
   elseif scenario == "mix" then
     local data = load_matches(args[2])
     local round = tonumber(args[3]) or data.rounds
@@ -118,10 +142,18 @@ function init(args)
       kinds[k + 1] = scenario
     end
   end
-  cursor = (math.floor(#requests * index / 2) % #requests) + 1
+  if #requests > 0 then -- page_rounds builds its requests as it goes
+    cursor = (math.floor(#requests * index / 2) % #requests) + 1
+  end
 end
 
 function request()
+  if first_page then
+    local path = table.remove(next_pages, 1)
+    local kind = path and "next_page" or "first_page"
+    sent_counts[kind] = (sent_counts[kind] or 0) + 1
+    return wrk.format("GET", path or first_page, page_headers)
+  end
   local k = cursor
   cursor = (cursor % #requests) + 1
   local kind = kinds[k]
@@ -131,6 +163,9 @@ end
 
 function response(status, headers, body)
   status_counts[status] = (status_counts[status] or 0) + 1
+  if first_page and status == 200 then
+    next_pages[#next_pages + 1] = next_link(headers, body) -- nil appends nothing
+  end
 end
 
 -- back in the main state -------------------------------------------------------------------
