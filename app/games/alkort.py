@@ -260,8 +260,9 @@ class AlkortGame:
             raise SettingConflict(
                 ("settings", "target"),
                 f"both teams have already reached {target} "
-                f"(totals {state.totals[0]} and {state.totals[1]}); "
-                "nobody could say which team reached it first",
+                f"(totals {state.totals[0]} and {state.totals[1]}): at that target the "
+                "winner was decided at an earlier round, when the first of them reached it, "
+                "and moving the target does not rewrite which round decided the match",
                 code="target_already_reached",
             )
 

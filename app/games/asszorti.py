@@ -6,8 +6,9 @@ contract values are even, so half of one is too.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from enum import StrEnum
+from functools import cache
 from typing import Annotated, Any, Literal
 
 from pydantic import ConfigDict, Field, StrictBool, StrictInt
@@ -170,23 +171,20 @@ def contract_value(contract: Contract, trumps: Trumps) -> int:
     return value * 2 if trumps is Trumps.NONE else value
 
 
-def _check_hand(hand: AsszortiHand, settings: AsszortiSettings) -> None:
-    if sum(hand.tricks) != TRICKS_PER_HAND:
-        raise GameRuleError(
-            ("tricks",), f"tricks must sum to {TRICKS_PER_HAND}, got {sum(hand.tricks)}"
-        )
-    if not settings.kontra:
-        if hand.kontra is not Kontra.NONE:
-            raise GameRuleError(("kontra",), "this table plays without kontra")
-        if hand.arrivazs and hand.arrivazs.kontra is not Kontra.NONE:
-            raise GameRuleError(("arrivazs", "kontra"), "this table plays without kontra")
-    arrivazs = hand.arrivazs
-    if arrivazs is None:
-        return
-    declared = hand.tricks[hand.declarer]
+def _doubling_allowed(level: Kontra, settings: AsszortiSettings) -> bool:
+    """Whether the table lets a game be doubled to ``level``."""
+    return settings.kontra or level is Kontra.NONE
+
+
+def _check_arrivazs(
+    arrivazs: Arrivazs, trumps: Trumps, declared: int, settings: AsszortiSettings
+) -> None:
+    """An arrivázs announced in ``trumps`` by a declarer who took ``declared`` tricks."""
+    if not _doubling_allowed(arrivazs.kontra, settings):
+        raise GameRuleError(("arrivazs", "kontra"), "this table plays without kontra")
     if arrivazs.idegen and not arrivazs.won:
         raise GameRuleError(("arrivazs", "idegen"), "idegen is only for a won arrivázs")
-    if arrivazs.idegen and hand.trumps is Trumps.NONE:
+    if arrivazs.idegen and trumps is Trumps.NONE:
         raise GameRuleError(("arrivazs", "idegen"), "idegen needs a trump contract")
     if arrivazs.won and declared < 3:
         raise GameRuleError(
@@ -196,6 +194,37 @@ def _check_hand(hand: AsszortiHand, settings: AsszortiSettings) -> None:
         raise GameRuleError(
             ("arrivazs", "won"), "the declarer took every trick, so the arrivázs was won"
         )
+
+
+def _check_hand(hand: AsszortiHand, settings: AsszortiSettings) -> None:
+    if sum(hand.tricks) != TRICKS_PER_HAND:
+        raise GameRuleError(
+            ("tricks",), f"tricks must sum to {TRICKS_PER_HAND}, got {sum(hand.tricks)}"
+        )
+    if not _doubling_allowed(hand.kontra, settings):
+        raise GameRuleError(("kontra",), "this table plays without kontra")
+    if hand.arrivazs is not None:
+        _check_arrivazs(hand.arrivazs, hand.trumps, hand.tricks[hand.declarer], settings)
+
+
+def _basic_game(value: int, tricks: Sequence[int], declarer: int, kontra: Kontra) -> int:
+    """The basic game per opponent, signed from the declarer's side: ``value`` (V) for
+    six tricks, half of V for every trick past the sixth, doubled up the ladder."""
+    declared = tricks[declarer]
+    declarer_won = declared >= 6
+    winning_tricks = declared if declarer_won else TRICKS_PER_HAND - declared
+    basic = (value + (winning_tricks - 6) * value // 2) * kontra.multiplier
+    opponents = sorted(t for seat, t in enumerate(tricks) if seat != declarer)
+    if declared == 6 and opponents == [0, 5]:
+        basic -= value  # the 6:5:0 exception, after doubling
+    return basic if declarer_won else -basic
+
+
+def _arrivazs_worth(arrivazs: Arrivazs, trumps: Trumps) -> int:
+    """The arrivázs per opponent, signed from the declarer's side, whatever the basic game."""
+    worth = 16 if arrivazs.idegen or trumps is Trumps.NONE else 8
+    worth *= arrivazs.kontra.multiplier
+    return worth if arrivazs.won else -worth
 
 
 def score_hand(hand: AsszortiHand, settings: AsszortiSettings) -> Score:
@@ -208,22 +237,9 @@ def score_hand(hand: AsszortiHand, settings: AsszortiSettings) -> Score:
     """
     _check_hand(hand, settings)
     value = contract_value(hand.contract, hand.trumps)
-    declared = hand.tricks[hand.declarer]
-    declarer_won = declared >= 6
-    winning_tricks = declared if declarer_won else TRICKS_PER_HAND - declared
-    basic = (value + (winning_tricks - 6) * value // 2) * hand.kontra.multiplier
-    opponents = sorted(t for seat, t in enumerate(hand.tricks) if seat != hand.declarer)
-    if declared == 6 and opponents == [0, 5]:
-        basic -= value  # the 6:5:0 exception, after doubling
-    basic_signed = basic if declarer_won else -basic
-
-    arrivazs_signed = 0
-    if hand.arrivazs is not None:
-        no_trumps = hand.trumps is Trumps.NONE
-        worth = 16 if hand.arrivazs.idegen or no_trumps else 8
-        worth *= hand.arrivazs.kontra.multiplier
-        arrivazs_signed = worth if hand.arrivazs.won else -worth
-
+    basic_signed = _basic_game(value, hand.tricks, hand.declarer, hand.kontra)
+    arrivazs = hand.arrivazs
+    arrivazs_signed = 0 if arrivazs is None else _arrivazs_worth(arrivazs, hand.trumps)
     each = basic_signed + arrivazs_signed
     net = tuple(2 * each if seat == hand.declarer else -each for seat in range(SEATS))
     return Score(
@@ -232,17 +248,122 @@ def score_hand(hand: AsszortiHand, settings: AsszortiSettings) -> Score:
         breakdown={
             "basic_game": basic_signed,
             "arrivazs": arrivazs_signed,
-            "declarer_won": declarer_won,
+            "declarer_won": hand.tricks[hand.declarer] >= 6,
             "manual": False,
         },
     )
 
 
-def score_amounts(amounts: AsszortiAmounts) -> Score:
-    """Take a hand the table scored itself, once its nets are checked to sum to zero."""
-    if sum(amounts.amounts) != 0:
-        raise GameRuleError(("amounts",), f"amounts must sum to 0, got {sum(amounts.amounts)}")
-    net = tuple(amounts.amounts)
+def _splits() -> Iterator[list[int]]:
+    """Every way the 11 tricks can fall among the three seats."""
+    for first in range(TRICKS_PER_HAND + 1):
+        for second in range(TRICKS_PER_HAND + 1 - first):
+            yield [first, second, TRICKS_PER_HAND - first - second]
+
+
+def _fits(arrivazs: Arrivazs, trumps: Trumps, declared: int, settings: AsszortiSettings) -> bool:
+    try:
+        _check_arrivazs(arrivazs, trumps, declared, settings)
+    except GameRuleError:
+        return False
+    return True
+
+
+@cache
+def _hand_values(kontra: bool) -> frozenset[int]:
+    """``hand_values`` for a table that does (or does not) play kontra."""
+    settings = AsszortiSettings(kontra=kontra)
+    levels = [level for level in Kontra if _doubling_allowed(level, settings)]
+    announcements = [
+        Arrivazs(won=won, idegen=idegen, kontra=level)
+        for won in (True, False)
+        for idegen in (False, True)
+        for level in Kontra
+    ]
+    declarer = 0  # who declares changes who pays, not what the hand is worth
+    values: set[int] = set()
+    for trumps in Trumps:
+        for tricks in _splits():
+            declared = tricks[declarer]
+            # The arrivázs is scored apart from the basic game and whatever its result:
+            # a hand is worth any basic game plus no arrivázs or any that fits it.
+            arrivazs = {0} | {
+                _arrivazs_worth(announced, trumps)
+                for announced in announcements
+                if _fits(announced, trumps, declared, settings)
+            }
+            for contract in Contract:
+                value = contract_value(contract, trumps)
+                for level in levels:
+                    basic = _basic_game(value, tricks, declarer, level)
+                    values.update(basic + extra for extra in arrivazs)
+    return frozenset(values)
+
+
+def hand_values(settings: AsszortiSettings) -> frozenset[int]:
+    """Every X a hand can be worth to the declarer from each opponent at this table.
+
+    Found by scoring every hand there is: each contract and trump suit, every split
+    of the tricks, every doubling level the table allows on the basic game and on
+    the arrivázs, with or without an arrivázs won or lost. Only the kontra setting
+    changes the answer, so it is worked out once per setting.
+
+    >>> values = hand_values(AsszortiSettings(kontra=False))
+    >>> min(values), max(values), 0 in values, 71 in values
+    (-72, 72, True, False)
+    """
+    return _hand_values(settings.kontra)
+
+
+def _per_opponent(values: Sequence[int]) -> int | None:
+    """X when ``values`` are one seat's +2X against -X for each other seat, else None."""
+    for seat in range(SEATS):
+        first, second = (value for other, value in enumerate(values) if other != seat)
+        if first == second and values[seat] == -2 * first:
+            return -first
+    return None
+
+
+def score_amounts(amounts: AsszortiAmounts, settings: AsszortiSettings) -> Score:
+    """Take a hand the table scored itself, once its nets are checked to be a hand's.
+
+    Every hand is the declarer against both opponents equally, never just one of the
+    two: it nets the declarer +2X and each opponent -X, and X must be what some hand
+    at this table is worth (``hand_values``). All zeros is a hand too: a 6:5:0 split
+    without doubling, for one. The calculator, which scores without a match, uses the
+    default settings: kontra allowed, the most any table lets a hand be worth.
+
+    >>> score_amounts(AsszortiAmounts(type="asszorti_amounts", amounts=[-9, 18, -9]),
+    ...     AsszortiSettings(kontra=False)).net
+    (-9, 18, -9)
+    """
+    values = amounts.amounts
+    if sum(values) != 0:
+        raise GameRuleError(("amounts",), f"amounts must sum to 0, got {sum(values)}")
+    each = _per_opponent(values)
+    if each is None:
+        raise GameRuleError(
+            ("amounts",),
+            f"amounts {values} are not a hand's: every hand is the declarer against both "
+            "opponents equally, never just one of the two, so one seat nets 2X and each "
+            "of the other two -X",
+        )
+    possible = hand_values(settings)
+    if each not in possible:
+        table, parts = (
+            ("with kontra", "contract, tricks, kontra and arrivázs")
+            if settings.kontra
+            else ("without kontra", "contract, tricks and arrivázs")
+        )
+        deal = f"win {each} from" if each > 0 else f"pay {-each} to"
+        raise GameRuleError(
+            ("amounts",),
+            f"amounts {values} are not a hand's: no hand at a table {table} has the "
+            f"declarer {deal} each opponent; there a hand is worth at most "
+            f"{max(abs(value) for value in possible)} a player, and only the sums its "
+            f"{parts} can make",
+        )
+    net = tuple(values)
     breakdown = {"basic_game": None, "arrivazs": None, "declarer_won": None, "manual": True}
     return Score(net=net, points=net, breakdown=breakdown)
 
@@ -290,7 +411,7 @@ class AsszortiGame:
         if isinstance(round_input, AsszortiHand):
             return score_hand(round_input, settings)
         if isinstance(round_input, AsszortiAmounts):
-            return score_amounts(round_input)
+            return score_amounts(round_input, settings)
         raise GameRuleError(("type",), f"{round_input.type} is not an Asszorti round type")
 
     def initial_state(self) -> SheetState:

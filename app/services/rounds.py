@@ -207,10 +207,12 @@ def replace_round(
         decided_by = state.game.winner(new.decided_sheet, state.settings)
         if state.game.winner(new.last, state.settings) != decided_by:
             # e.g. Alkort after the target was lowered: the later rounds would take
-            # the other team past the target too, and nobody could say who won.
+            # the other team past the target too, and the sheet would name another
+            # winner than the team that reached the target first, at round new_k.
             raise CorrectionConflict(
-                f"with this correction the result decided after round {new_k} would "
-                "change in later rounds (both teams past the target)"
+                f"the winner was decided after round {new_k}; with this correction a later "
+                "round would take the other team past the target too, and a correction "
+                "does not rewrite which round decided the match"
             )
     row = found(repository.get_round(connection, match_id, number), match_id)
     _keep_entered(uow, row)

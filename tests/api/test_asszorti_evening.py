@@ -69,7 +69,7 @@ EVENING = [
     hand(
         2, [4, 3, 4], contract="2", trumps="spades", arrivazs={"won": False, "kontra": "rekontra"}
     ),
-    amounts(30, -10, -20),
+    amounts(30, -15, -15),
     hand(
         0, [8, 2, 1], contract="hand", trumps="hearts", kontra="mordkontra", arrivazs={"won": True}
     ),

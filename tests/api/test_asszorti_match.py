@@ -291,7 +291,7 @@ def test_planned_deals_decide_the_match(make_table: Any) -> None:
     assert match["status"] == "decided"
     assert match["winner"] == {"seats": [1], "team": None}
     before = table.snapshot()
-    late = table.post("/rounds", amounts(1, 0, -1))
+    late = table.post("/rounds", amounts(-2, 1, 1))
     assert late.status_code == 409 and late.json()["code"] == "match_decided"
     assert table.snapshot() == before
     # Corrections stay possible; undo reopens the match.

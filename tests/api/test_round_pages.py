@@ -12,7 +12,15 @@ from app.main import create_app
 from app.settings import Settings
 from tests.api.helpers import PLAYERS, Table
 
-AMOUNTS = [[2, -1, -1], [-2, 4, -2], [3, 0, -3], [0, -5, 5], [6, -3, -3], [-1, -1, 2], [4, -2, -2]]
+AMOUNTS = [
+    [2, -1, -1],
+    [-2, 4, -2],
+    [6, -3, -3],
+    [-5, 10, -5],
+    [6, -3, -3],
+    [-1, -1, 2],
+    [4, -2, -2],
+]
 
 
 @pytest.fixture
@@ -73,7 +81,7 @@ def test_a_match_holds_at_most_the_configured_rounds(database_url: str) -> None:
         assert full.json()["code"] == "match_full"
         assert table.get().json() == before.json()  # nothing changed
         # Corrections and undo still work on a full match.
-        corrected = {"type": "asszorti_amounts", "amounts": [1, 0, -1]}
+        corrected = {"type": "asszorti_amounts", "amounts": [-2, 1, 1]}
         assert table.put("/rounds/3", corrected).status_code == 200
         assert table.delete("/rounds/3").status_code == 204
         assert table.post("/rounds", {"type": "asszorti_amounts", "amounts": [0, 0, 0]}).is_success

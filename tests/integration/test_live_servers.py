@@ -21,6 +21,7 @@ from typing import Any
 
 import httpx
 
+from app.games.asszorti import AsszortiSettings, hand_values
 from tests.live import LiveServer, json_of, server_output
 
 # The fixtures, imported as explicit re-exports so pytest finds them here.
@@ -84,18 +85,19 @@ class LiveTable:
 
 # -- round bodies ----------------------------------------------------------------------------
 
+# What a hand can be worth from each opponent at a table with the default settings.
+HAND_VALUES = sorted(x for x in hand_values(AsszortiSettings()) if x > 0)
+
 
 def amounts_body(i: int) -> dict[str, Any]:
-    """A distinct asszorti_amounts body per i (|the largest amount| is i + 2): winners
-    and losers rotate so debts are run up and paid back."""
-    size = i + 2
-    amounts = [0, 0, 0]
-    seat = i % 3
-    amounts[seat] = size
-    amounts[(seat + 1) % 3] = -(size // 2)
-    amounts[(seat + 2) % 3] = -(size - size // 2)
+    """A distinct asszorti_amounts body per i, each a hand's (one seat nets 2X, the
+    other two -X, X one a hand can be worth): winners and losers rotate so debts are
+    run up and paid back."""
+    x = HAND_VALUES[i % len(HAND_VALUES)]
     if i % 4 == 3:  # one big loser, two winners
-        amounts = [-a for a in amounts]
+        x = -x
+    amounts = [-x, -x, -x]
+    amounts[i % 3] = 2 * x
     assert sum(amounts) == 0
     return {"type": "asszorti_amounts", "amounts": amounts}
 

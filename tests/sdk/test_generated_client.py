@@ -692,7 +692,7 @@ def test_an_asszorti_match_through_the_generated_client(live: Sdk) -> None:
             live.create_round.sync_detailed(
                 match_id,
                 client=anna,
-                body=m.AsszortiAmounts(type_="asszorti_amounts", amounts=[1, -1, 0]),
+                body=m.AsszortiAmounts(type_="asszorti_amounts", amounts=[2, -1, -1]),
             ),
         ):
             conflict = parsed(late, 409, m.Problem)

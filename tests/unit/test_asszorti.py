@@ -14,6 +14,7 @@ from app.games.asszorti import (
     AsszortiHand,
     AsszortiSettings,
     Kontra,
+    hand_values,
     score_hand,
     settle,
 )
@@ -488,9 +489,138 @@ def test_amounts_not_summing_to_zero_are_rejected(values: tuple[int, int, int]) 
     assert caught.value.loc == ("amounts",)
 
 
-@pytest.mark.parametrize("values", [(0, 0, 0), (-9, 18, -9), (100, -30, -70)])
-def test_amounts_summing_to_zero_are_taken_as_nets(values: tuple[int, int, int]) -> None:
+@pytest.mark.parametrize("values", [(0, 0, 0), (-9, 18, -9), (-56, -56, 112), (2, -1, -1)])
+def test_amounts_a_hand_can_make_are_taken_as_nets(values: tuple[int, int, int]) -> None:
     assert GAME.score(amounts(*values), DEFAULT).net == values
+    assert GAME.score(amounts(*values), NO_KONTRA).net == values
+
+
+# --- §1.2 payment: amounts entered by hand must be what some hand nets ----------------------
+
+LADDER = [1, 2, 4, 8, 16, 32]
+
+
+def values_by_the_rules(kontra: bool) -> set[int]:
+    """Every X (what each opponent pays the declarer) a hand can be worth, worked out
+    from the rules' own figures with plain integers, apart from the game module."""
+    multipliers = LADDER if kontra else [1]
+    found: set[int] = set()
+    for no_trumps in (False, True):
+        for value in [4, 8, 12, 16] if no_trumps else [2, 4, 6, 8]:
+            for declared in range(12):
+                winning = declared if declared >= 6 else 11 - declared
+                # 6 tricks with the other five all in one opponent's hand: V less, after doubling.
+                exceptions = [0, value] if declared == 6 else [0]
+                basics = {
+                    (value + (winning - 6) * value // 2) * m - less
+                    for m in multipliers
+                    for less in exceptions
+                }
+                signed = basics if declared >= 6 else {-b for b in basics}
+                arrivazs = {0}
+                for m in multipliers:
+                    if declared >= 3:  # won: all of the last three tricks
+                        arrivazs |= {16 * m} if no_trumps else {8 * m, 16 * m}  # 16: idegen
+                    if declared <= 10:  # lost: an opponent took one of them
+                        arrivazs.add(-(16 if no_trumps else 8) * m)
+                found |= {b + a for b in signed for a in arrivazs}
+    return found
+
+
+@pytest.mark.parametrize("settings", [DEFAULT, NO_KONTRA], ids=["kontra", "no-kontra"])
+def test_hand_values_are_exactly_what_the_rules_can_make(settings: AsszortiSettings) -> None:
+    assert hand_values(settings) == values_by_the_rules(settings.kontra)
+
+
+@pytest.mark.parametrize(
+    ("settings", "most"),
+    [
+        # hand, no trumps: 16 + 5 x 8 = 56 for all 11 tricks, and a 16 arrivázs won
+        pytest.param(NO_KONTRA, 56 + 16, id="no-kontra-72"),
+        # the same with mordkontra (x32) on both the basic game and the arrivázs
+        pytest.param(DEFAULT, (56 + 16) * 32, id="kontra-2304"),
+    ],
+)
+def test_the_largest_hand_is_bounded_by_the_table(settings: AsszortiSettings, most: int) -> None:
+    values = hand_values(settings)
+    assert max(values) == most and min(values) == -most
+    declarer_takes_all = amounts(2 * most, -most, -most)
+    declarer_takes_none = amounts(-2 * most, most, most)
+    assert GAME.score(declarer_takes_all, settings).net == (2 * most, -most, -most)
+    assert GAME.score(declarer_takes_none, settings).net == (-2 * most, most, most)
+    beyond = [
+        amounts(2 * most + 2, -most - 1, -most - 1),
+        amounts(most + 1, most + 1, -2 * most - 2),
+    ]
+    for entered in beyond:
+        with pytest.raises(GameRuleError, match=f"at most {most} a player"):
+            GAME.score(entered, settings)
+
+
+def test_worked_checks_5_and_8_are_hand_values() -> None:
+    """Check 8 (idegen with kontra: 34 each) and check 5 (a 6:5:0 split undoubled: 0)."""
+    idegen = hand(
+        declarer=ANNA,
+        contract="3",
+        trumps="hearts",
+        tricks=[6, 3, 2],
+        arrivazs={"won": True, "idegen": True, "kontra": "kontra"},
+    )
+    assert GAME.score(idegen, DEFAULT).net == (68, -34, -34)
+    assert 34 in hand_values(DEFAULT)
+    nothing = hand(declarer=ANNA, contract="2", trumps="hearts", tricks=[6, 5, 0])
+    assert GAME.score(nothing, NO_KONTRA).net == (0, 0, 0)
+    assert 0 in hand_values(NO_KONTRA)
+
+
+@pytest.mark.parametrize("settings", [DEFAULT, NO_KONTRA], ids=["kontra", "no-kontra"])
+def test_every_hand_value_is_accepted_from_any_declarer(settings: AsszortiSettings) -> None:
+    for each in hand_values(settings):
+        for declarer in (ANNA, BERTA, CSABA):
+            values = tuple(2 * each if s == declarer else -each for s in range(3))
+            assert GAME.score(amounts(*values), settings).net == values
+
+
+@pytest.mark.parametrize(
+    "values",
+    [
+        pytest.param((3, -1, -2), id="opponents-pay-unequally"),
+        pytest.param((1, -1, 0), id="only-one-opponent-pays"),
+        pytest.param((0, -5, 5), id="no-declarer-at-all"),
+        pytest.param((30, -10, -20), id="thirty-split-unevenly"),
+        pytest.param((4, 2, -6), id="two-winners-paid-unequally"),
+    ],
+)
+@pytest.mark.parametrize("settings", [DEFAULT, NO_KONTRA], ids=["kontra", "no-kontra"])
+def test_amounts_not_one_declarer_against_both_are_rejected(
+    settings: AsszortiSettings, values: tuple[int, int, int]
+) -> None:
+    with pytest.raises(GameRuleError) as caught:
+        GAME.score(amounts(*values), settings)
+    assert caught.value.loc == ("amounts",)
+    assert "both opponents equally" in caught.value.message
+
+
+@pytest.mark.parametrize(
+    ("settings", "values", "reason"),
+    [
+        pytest.param(NO_KONTRA, (2000, -1000, -1000), "at most 72 a player", id="1000-no-kontra"),
+        pytest.param(DEFAULT, (2000, -1000, -1000), "at most 2304 a player", id="1000-kontra"),
+        pytest.param(NO_KONTRA, (76, -38, -38), "without kontra", id="38-needs-kontra"),
+        pytest.param(NO_KONTRA, (142, -71, -71), "win 71 from each", id="71-below-the-bound"),
+        pytest.param(NO_KONTRA, (-38, 19, 19), "pay 19 to each", id="minus-19-needs-kontra"),
+        pytest.param(DEFAULT, (54, -27, -27), "win 27 from each", id="27-not-even-with-kontra"),
+        pytest.param(DEFAULT, (-114, 57, 57), "pay 57 to each", id="minus-57-not-with-kontra"),
+        pytest.param(DEFAULT, (4610, -2305, -2305), "at most 2304", id="past-mordkontra"),
+    ],
+)
+def test_amounts_no_hand_at_the_table_is_worth_are_rejected(
+    settings: AsszortiSettings, values: tuple[int, int, int], reason: str
+) -> None:
+    with pytest.raises(GameRuleError) as caught:
+        GAME.score(amounts(*values), settings)
+    assert caught.value.loc == ("amounts",)
+    assert reason in caught.value.message
 
 
 # --- Pydantic shape checks, both as JSON and as a Python dict (how FastAPI validates) --------

@@ -15,11 +15,13 @@ from app.games.asszorti import (
     Contract,
     Kontra,
     Trumps,
+    hand_values,
 )
-from app.games.base import RoundInput
+from app.games.base import GameRuleError, RoundInput
 
 PROPERTY_SETTINGS = settings(max_examples=200, deadline=None)
 TABLE = AsszortiSettings()
+NO_KONTRA = AsszortiSettings(kontra=False)
 
 # RULES.md §1.2, the contract value table, written out literally as an independent oracle.
 CONTRACT_VALUE = {
@@ -51,8 +53,9 @@ def tricks_split(draw: st.DrawFn) -> list[int]:
 
 
 @st.composite
-def valid_hands(draw: st.DrawFn) -> AsszortiHand:
-    """A hand every rule of §1.2 accepts at a table that plays kontra."""
+def valid_hands(draw: st.DrawFn, kontra: bool = True) -> AsszortiHand:
+    """A hand every rule of §1.2 accepts at a table that plays kontra (or not)."""
+    levels = list(Kontra) if kontra else [Kontra.NONE]
     declarer = draw(st.integers(min_value=0, max_value=2))
     tricks = draw(tricks_split())
     trumps = draw(st.sampled_from(list(Trumps)))
@@ -62,7 +65,7 @@ def valid_hands(draw: st.DrawFn) -> AsszortiHand:
         "contract": draw(st.sampled_from(list(Contract))).value,
         "trumps": trumps.value,
         "tricks": tricks,
-        "kontra": draw(st.sampled_from(list(Kontra))).value,
+        "kontra": draw(st.sampled_from(levels)).value,
     }
     declared = tricks[declarer]
     outcomes = [won for won in (True, False) if (declared >= 3 if won else declared <= 10)]
@@ -72,19 +75,19 @@ def valid_hands(draw: st.DrawFn) -> AsszortiHand:
         payload["arrivazs"] = {
             "won": won,
             "idegen": idegen,
-            "kontra": draw(st.sampled_from(list(Kontra))).value,
+            "kontra": draw(st.sampled_from(levels)).value,
         }
     return AsszortiHand.model_validate(payload)
 
 
 @st.composite
-def valid_amounts(draw: st.DrawFn) -> AsszortiAmounts:
-    """A hand the table scored itself: three signed nets summing to zero."""
-    first = draw(st.integers(min_value=-300_000, max_value=300_000))
-    second = draw(st.integers(min_value=-300_000, max_value=300_000))
-    return AsszortiAmounts.model_validate(
-        {"type": "asszorti_amounts", "amounts": [first, second, -first - second]}
-    )
+def valid_amounts(draw: st.DrawFn, kontra: bool = True) -> AsszortiAmounts:
+    """A hand the table scored itself: what some valid hand nets, entered as amounts
+    (worked out with the rules' own formulas below, not by the game module)."""
+    hand = draw(valid_hands(kontra))
+    gain = expected_declarer_gain(hand)
+    nets = [2 * gain if seat == hand.declarer else -gain for seat in range(3)]
+    return AsszortiAmounts.model_validate({"type": "asszorti_amounts", "amounts": nets})
 
 
 valid_rounds = st.one_of(valid_hands(), valid_hands(), valid_amounts())
@@ -183,3 +186,52 @@ def test_a_player_never_both_writes_a_cell_and_stays_in_debt(rounds: list[RoundI
         for seat in range(3):
             # debts are paid first: a positive cell means the debt is cleared
             assert cells[seat] == 0 or state.owed[seat] == 0
+
+
+@PROPERTY_SETTINGS
+@given(st.booleans(), st.data())
+def test_every_hand_is_worth_one_of_the_tables_hand_values(
+    kontra: bool, data: st.DataObject
+) -> None:
+    table = TABLE if kontra else NO_KONTRA
+    hand = data.draw(valid_hands(kontra))
+    scored = GAME.score(hand, table)
+    assert scored.net is not None
+    assert scored.net[hand.declarer] // 2 in hand_values(table)
+
+
+@PROPERTY_SETTINGS
+@given(st.booleans(), st.data())
+def test_amounts_a_hand_nets_are_taken_as_they_are(kontra: bool, data: st.DataObject) -> None:
+    table = TABLE if kontra else NO_KONTRA
+    entered = data.draw(valid_amounts(kontra))
+    assert GAME.score(entered, table).net == tuple(entered.amounts)
+
+
+@PROPERTY_SETTINGS
+@given(
+    st.booleans(),
+    st.integers(min_value=-5000, max_value=5000),
+    st.integers(min_value=-5000, max_value=5000),
+)
+def test_zero_sum_amounts_are_accepted_only_as_one_declarer_against_both(
+    kontra: bool, first: int, second: int
+) -> None:
+    table = TABLE if kontra else NO_KONTRA
+    values = [first, second, -first - second]
+    declarers = [
+        seat
+        for seat in range(3)
+        if len({v for s, v in enumerate(values) if s != seat}) == 1
+        and -2 * values[(seat + 1) % 3] == values[seat]
+    ]
+    entered = AsszortiAmounts.model_validate({"type": "asszorti_amounts", "amounts": values})
+    possible = bool(declarers) and values[declarers[0]] // 2 in hand_values(table)
+    try:
+        scored = GAME.score(entered, table)
+    except GameRuleError as error:
+        assert not possible
+        assert error.loc == ("amounts",)
+    else:
+        assert possible
+        assert scored.net == tuple(values)
