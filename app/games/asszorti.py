@@ -129,7 +129,9 @@ class AsszortiHand(RoundInput):
 
 
 class AsszortiAmounts(RoundInput):
-    """A hand the table scored itself: each seat's signed net, summing to zero."""
+    """A hand the table scored itself: each seat's signed net. One seat nets 2X and
+    each other seat -X (the declarer against both opponents equally), X a value some
+    hand at this table can be worth (at most 72 a player without kontra)."""
 
     model_config = ConfigDict(
         json_schema_extra={"examples": [{"type": "asszorti_amounts", "amounts": [-9, 18, -9]}]}
