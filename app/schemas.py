@@ -61,9 +61,9 @@ def _match_create(game_name: str) -> type[StrictModel]:
         "players": (
             list[PlayerName],
             Field(
-                min_length=1,
-                max_length=16,
-                description=f"the {game.seat_count} player names, seat 0 first, "
+                min_length=game.seat_count,
+                max_length=game.seat_count,
+                description=f"exactly {game.seat_count} player names, seat 0 first, "
                 "unique ignoring case",
             ),
         ),

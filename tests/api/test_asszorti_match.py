@@ -50,9 +50,16 @@ def test_bad_tables_are_rejected(client: Any, players: list[Any], loc: list[Any]
     assert loc in [error["loc"] for error in problem["errors"]]
 
 
-def test_player_count_message_names_the_rule(client: Any) -> None:
+def test_player_count_is_in_the_schema_and_the_message_names_it(client: Any) -> None:
     response = client.post("/v1/matches", json={"game": "asszorti", "players": ["A", "B"]})
-    assert "exactly three players" in response.json()["detail"]
+    assert response.json()["errors"][0]["loc"] == ["body", "players"]
+    assert "at least 3 items" in response.json()["detail"]
+    alkort = client.post("/v1/matches", json={"game": "alkort", "players": ["A", "B", "C"]})
+    assert "at least 4 items" in alkort.json()["detail"]
+    schema = client.get("/openapi.json").json()["components"]["schemas"]
+    for name, seats in (("AsszortiMatchCreate", 3), ("AlkortMatchCreate", 4)):
+        players = schema[name]["properties"]["players"]
+        assert players["minItems"] == players["maxItems"] == seats
 
 
 @pytest.mark.parametrize(
