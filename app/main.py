@@ -12,7 +12,7 @@ from fastapi.routing import APIRoute
 
 from app.api import problems
 from app.api.limits import BodySizeLimit
-from app.api.routes import games, health, matches, rounds, sheet
+from app.api.routes import docs, games, health, matches, rounds, sheet
 from app.db.database import Database
 from app.observability import REQUEST_ID_HEADER, RequestContext, configure_logging
 from app.services.auth import KnownCredentials
@@ -22,13 +22,20 @@ DESCRIPTION = """Score-keeping for card-game tables: a table plays a hand, a pla
 enters what happened, SquareScores scores it and keeps the running sheet.
 
 Authenticate with `Authorization: Bearer <token>`, using a token returned by
-`createMatch`. Every error is `application/problem+json` with a stable `code`."""
+`createMatch`. Every error is `application/problem+json` with a stable `code`.
+
+Scoring rules: `docs/rules.md` in the repository (Asszorti and Alkort, with worked
+examples)."""
 
 TAGS = [
     {"name": "matches", "description": "Create, read, configure and end matches"},
     {"name": "rounds", "description": "Enter, correct and remove rounds"},
     {"name": "sheet", "description": "The score sheet"},
-    {"name": "games", "description": "The supported games and a one-hand calculator"},
+    {
+        "name": "games",
+        "description": "The supported games and a one-hand calculator. "
+        "Scoring rules: `docs/rules.md` in the repository",
+    },
     {"name": "health", "description": "Liveness and readiness probes"},
 ]
 
@@ -66,9 +73,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         openapi_tags=TAGS,
         lifespan=lifespan,
         generate_unique_id_function=_operation_id,
+        docs_url=None,  # /docs and /redoc: app.api.routes.docs, with their own assets
+        redoc_url=None,
     )
     for module in (matches, rounds, sheet, games, health):
         app.include_router(module.router)
+    docs.install(app)
     app.state.settings = settings
     app.state.credentials = KnownCredentials()
     problems.install(app)

@@ -1,0 +1,81 @@
+"""The interactive docs, /docs (Swagger UI) and /redoc, served with their own assets.
+
+FastAPI's default pages load Swagger UI and ReDoc from a CDN, so on a machine
+without internet they stay blank. These are FastAPI's documented self-hosted pages
+("Custom Docs UI Static Assets"): the JavaScript, CSS and favicon come from the
+``fastapi-offline`` package (its ``static`` folder, pinned in uv.lock) and are
+served under ``/static/docs``. None of these routes is in the OpenAPI document.
+"""
+
+from fastapi import APIRouter, FastAPI, Request
+from fastapi.openapi.docs import (
+    get_redoc_html,
+    get_swagger_ui_html,
+    get_swagger_ui_oauth2_redirect_html,
+)
+from fastapi.responses import HTMLResponse
+from fastapi.staticfiles import StaticFiles
+
+DOCS_URL = "/docs"
+REDOC_URL = "/redoc"
+OAUTH2_REDIRECT_URL = "/docs/oauth2-redirect"  # FastAPI's default, kept for Swagger UI
+ASSETS_URL = "/static/docs"
+ASSETS_PACKAGE = ("fastapi_offline", "static")  # swagger-ui-bundle.js, swagger-ui.css, ...
+# The pages load nothing from another origin. ReDoc would otherwise fetch the logo of its
+# "API docs by Redocly" link from Redocly's CDN; under this policy the browser refuses it
+# (the link shows without it). Inline scripts and styles are the pages' own: FastAPI's page
+# template starts Swagger UI inline, and both UIs style themselves with inline styles.
+CONTENT_SECURITY_POLICY = "default-src 'self' 'unsafe-inline' data: blob:"
+
+router = APIRouter(include_in_schema=False)
+
+
+def _root(request: Request) -> str:
+    """The prefix a proxy serves the app under (``--root-path``), as FastAPI's own pages use."""
+    return str(request.scope.get("root_path", "")).rstrip("/")
+
+
+@router.get(DOCS_URL)
+async def swagger_ui(request: Request) -> HTMLResponse:
+    root, app = _root(request), request.app
+    page = get_swagger_ui_html(
+        openapi_url=root + app.openapi_url,
+        title=f"{app.title} - Swagger UI",
+        swagger_js_url=f"{root}{ASSETS_URL}/swagger-ui-bundle.js",
+        swagger_css_url=f"{root}{ASSETS_URL}/swagger-ui.css",
+        swagger_favicon_url=f"{root}{ASSETS_URL}/favicon.png",
+        oauth2_redirect_url=root + OAUTH2_REDIRECT_URL,
+        init_oauth=app.swagger_ui_init_oauth,
+        swagger_ui_parameters=app.swagger_ui_parameters,
+    )
+    page.headers["Content-Security-Policy"] = CONTENT_SECURITY_POLICY
+    return page
+
+
+@router.get(OAUTH2_REDIRECT_URL)
+async def swagger_ui_oauth2_redirect() -> HTMLResponse:
+    return get_swagger_ui_oauth2_redirect_html()
+
+
+@router.get(REDOC_URL)
+async def redoc(request: Request) -> HTMLResponse:
+    root, app = _root(request), request.app
+    page = get_redoc_html(
+        openapi_url=root + app.openapi_url,
+        title=f"{app.title} - ReDoc",
+        redoc_js_url=f"{root}{ASSETS_URL}/redoc.standalone.js",
+        redoc_favicon_url=f"{root}{ASSETS_URL}/favicon.png",
+        with_google_fonts=False,  # the fonts would come from Google's servers
+    )
+    page.headers["Content-Security-Policy"] = CONTENT_SECURITY_POLICY
+    return page
+
+
+def install(app: FastAPI) -> None:
+    """Serve the docs pages and their assets (create the app with docs_url=redoc_url=None).
+
+    The assets are mounted on the app itself, as FastAPI documents it: a mount on an
+    ``APIRouter`` is not part of what ``include_router`` is documented to carry over.
+    """
+    app.mount(ASSETS_URL, StaticFiles(packages=[ASSETS_PACKAGE]), name="docs-assets")
+    app.include_router(router)
