@@ -254,6 +254,131 @@ class MatchRead(Read):
     ended_by: str | None = Field(None, description="who ended the match: host or seat:N")
 
 
+class JoinLinks(Read):
+    """Each token as a link a phone can open, e.g. from a QR code. The token is in the
+    URL's fragment (``#/m/{match_id}?t={token}``), which a browser never sends to a
+    server, so it appears in no request line and no log."""
+
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [
+                {
+                    "host": "https://squarescores.example/#/m/4f1c.../?t=h5Vq...",
+                    "players": ["https://squarescores.example/#/m/4f1c...?t=p0..."],
+                    "viewer": "https://squarescores.example/#/m/4f1c...?t=v...",
+                }
+            ]
+        }
+    )
+
+    host: str
+    players: list[str]
+    viewer: str
+
+
+class TokenRole(StrEnum):
+    """Whom a token stands for."""
+
+    HOST = "host"
+    PLAYER = "player"
+    VIEWER = "viewer"
+
+
+class TokenReissue(StrictModel):
+    """Which token to re-issue: the host's, the viewers', or one seat's."""
+
+    model_config = ConfigDict(
+        json_schema_extra={"examples": [{"role": "player", "seat": 1}, {"role": "viewer"}]}
+    )
+
+    role: TokenRole
+    seat: int | None = Field(
+        None, ge=0, le=15, description="the seat, for a player's token; absent otherwise"
+    )
+
+
+class IssuedToken(Read):
+    """A token just issued: the one it replaces no longer works."""
+
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [
+                {
+                    "role": "player",
+                    "seat": 1,
+                    "token": "4f1cQm3xY0aB9cDe.Zq...",
+                    "link": "https://squarescores.example/#/m/4f1c...?t=4f1cQm3xY0aB9cDe.Zq...",
+                }
+            ]
+        }
+    )
+
+    role: TokenRole
+    seat: int | None
+    token: str
+    link: str = Field(description="the token as a join link (see JoinLinks)")
+
+
+class HostRecovery(StrictModel):
+    """The recovery code shown when the match was created."""
+
+    model_config = ConfigDict(json_schema_extra={"examples": [{"recovery_code": "q8ZfK2..."}]})
+
+    recovery_code: str = Field(min_length=1, max_length=128)
+
+
+class RecoveredHost(Read):
+    """A new host token, and a new recovery code: the one used is spent."""
+
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [
+                {
+                    "host": {
+                        "role": "host",
+                        "seat": None,
+                        "token": "4f1cH7pQ2rS8tUv1.Zq...",
+                        "link": "https://squarescores.example/#/m/4f1c...?t=4f1cH7pQ2rS8tUv1.Zq...",
+                    },
+                    "recovery": "Yt6Lm0...",
+                }
+            ]
+        }
+    )
+
+    host: IssuedToken
+    recovery: str
+
+
+_EVENT_EXAMPLE: dict[str, Any] = {
+    "action": "token_reissued",
+    "role": "player",
+    "seat": 1,
+    "by": "host",
+    "recorded_at": "2026-12-01T20:15:00Z",
+}
+
+
+class MatchEventRead(Read):
+    """One thing that happened to the match besides its rounds."""
+
+    model_config = ConfigDict(json_schema_extra={"examples": [_EVENT_EXAMPLE]})
+
+    action: Literal["token_reissued", "host_token_recovered"]
+    role: TokenRole | None
+    seat: int | None
+    by: str = Field(description="host, seat:N, or recovery (the host's recovery code)")
+    recorded_at: datetime
+
+
+class MatchHistory(Read):
+    """Token changes, oldest first (each round's own history is at its /history)."""
+
+    model_config = ConfigDict(json_schema_extra={"examples": [{"items": [_EVENT_EXAMPLE]}]})
+
+    items: list[MatchEventRead]
+
+
 class Tokens(Read):
     """Bearer tokens, shown once: keep them; only their hashes are stored."""
 
@@ -264,14 +389,25 @@ class Tokens(Read):
                     "host": "h5Vq0pTnB2xYc8Rw.Zq...",
                     "players": ["p0...", "p1...", "p2..."],
                     "viewer": "v...",
+                    "recovery": "r...",
+                    "links": {
+                        "host": "https://squarescores.example/#/m/4f1c...?t=h5Vq...",
+                        "players": ["https://squarescores.example/#/m/4f1c...?t=p0..."],
+                        "viewer": "https://squarescores.example/#/m/4f1c...?t=v...",
+                    },
                 }
             ]
         }
     )
 
     host: str
-    players: list[str]
+    players: list[str] = Field(description="one token per seat, seat 0 first")
     viewer: str
+    recovery: str = Field(
+        description="The host's recovery code: with it the host re-issues a lost host token "
+        "(recoverHostToken). Keep it apart from the host token; shown only here."
+    )
+    links: JoinLinks = Field(description="each token as a join link, for a QR code")
 
 
 class MatchCreated(MatchRead):
@@ -293,6 +429,12 @@ class MatchCreated(MatchRead):
                         "host": "h5Vq0pTnB2xYc8Rw.Zq...",
                         "players": ["p0...", "p1...", "p2..."],
                         "viewer": "v...",
+                        "recovery": "r...",
+                        "links": {
+                            "host": "https://squarescores.example/#/m/4f1c...?t=h5Vq...",
+                            "players": ["https://squarescores.example/#/m/4f1c...?t=p0..."],
+                            "viewer": "https://squarescores.example/#/m/4f1c...?t=v...",
+                        },
                     },
                 }
             ]

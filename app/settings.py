@@ -36,6 +36,11 @@ class Settings(BaseSettings):
     cors_origins: list[str] = Field(
         default_factory=list, description='origins allowed by CORS, e.g. ["https://app.example"]'
     )
+    public_base_url: str | None = Field(
+        None,
+        description="where people open the service, for join links (e.g. "
+        "https://scores.example); unset: the address each request came to",
+    )
     log_level: str = "info"
     log_json: bool = True
 

@@ -16,7 +16,7 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from app.db import repository
 from app.db.database import Database
 from app.services import auth
-from app.services.auth import KnownCredentials, Permission, Principal
+from app.services.auth import Permission, Principal
 from app.services.ratelimit import RateLimit
 from app.settings import Settings
 
@@ -48,13 +48,10 @@ async def principal_of(
     """Who ``token`` stands for, allowed ``need`` on match ``match_id``; or the
     service error (401, 404, 403) that says why not."""
     db: Database = request.app.state.db
-    known: KnownCredentials = request.app.state.credentials
     credential_id, secret = auth.parse_token(token)
-    credential = known.get(credential_id)
-    if credential is None:
-        credential = await db.run(partial(auth.load_credential, credential_id=credential_id))
-        if credential is not None:
-            known.put(credential_id, credential)
+    # Read on every request, never kept: a token the host re-issued stops working at
+    # once, on every worker.
+    credential = await db.run(partial(auth.load_credential, credential_id=credential_id))
     who = auth.verify(credential, secret)
     exists = who.match_id == match_id or (
         auth.is_match_id(match_id)

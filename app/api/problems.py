@@ -260,6 +260,7 @@ def install(app: FastAPI) -> None:
 
 
 DESCRIPTIONS = {
+    500: "An unexpected error (a bug): `internal_error`, with the request id to report",
     401: "Missing, malformed or unknown token",
     403: "The token does not grant this on this match",
     404: "No such match or round",
@@ -268,7 +269,8 @@ DESCRIPTIONS = {
     413: "Request body too large",
     429: "Too many matches created from this client; see Retry-After",
     422: "The request is not valid; `errors` names each field",
-    503: "Not ready: the database is unreachable or not migrated",
+    503: "The database is unreachable or not migrated (`database_unavailable`, "
+    "`not_ready`): retry after `Retry-After`",
 }
 
 

@@ -67,6 +67,11 @@ class Match(SQLModel, table=True):
     updated_at: datetime = _utc()
     ended_at: datetime | None = _utc(nullable=True)
     ended_by: str | None = Field(default=None, max_length=16)
+    recovery_hash: str | None = Field(
+        default=None,
+        max_length=64,
+        description="SHA-256 of the host's recovery code, shown once at creation",
+    )
 
 
 class Round(SQLModel, table=True):
@@ -170,3 +175,23 @@ class RateLimitWindow(SQLModel, table=True):
 
 
 RATE_LIMIT_WINDOW: Table = RateLimitWindow.__table__  # type: ignore[attr-defined]
+
+
+class MatchEvent(SQLModel, table=True):
+    """What happened to a match besides its rounds (a token re-issued, the host token
+    recovered), in order. Never updated."""
+
+    __tablename__ = "match_event"
+    __table_args__ = (Index(None, "match_id"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    match_id: str = Field(
+        sa_column=Column(String(32), ForeignKey("match.id", ondelete="CASCADE"), nullable=False)
+    )
+    action: str = Field(max_length=32)
+    detail: dict[str, Any] | None = _json(nullable=True)
+    by: str = Field(max_length=16)
+    recorded_at: datetime = _utc()
+
+
+MATCH_EVENT: Table = MatchEvent.__table__  # type: ignore[attr-defined]

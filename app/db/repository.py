@@ -30,6 +30,7 @@ from app.db.models import (
     CREDENTIAL,
     IDEMPOTENCY_KEY,
     MATCH,
+    MATCH_EVENT,
     RATE_LIMIT_WINDOW,
     ROUND,
     ROUND_REVISION,
@@ -42,6 +43,17 @@ _MATCH_VERSION = select(MATCH.c.version).where(MATCH.c.id == bindparam("id"))
 _UPDATE_MATCH = update(MATCH).where(MATCH.c.id == bindparam("match_id"))
 
 _GET_CREDENTIAL = select(CREDENTIAL).where(CREDENTIAL.c.id == bindparam("id"))
+_DELETE_CREDENTIALS_OF = delete(CREDENTIAL).where(
+    CREDENTIAL.c.match_id == bindparam("match_id"),
+    CREDENTIAL.c.role == bindparam("role"),
+    # "IS NOT DISTINCT FROM": a seat, or no seat (host, viewer)
+    CREDENTIAL.c.seat.is_not_distinct_from(bindparam("seat")),
+)
+_EVENTS = (
+    select(MATCH_EVENT)
+    .where(MATCH_EVENT.c.match_id == bindparam("match_id"))
+    .order_by(MATCH_EVENT.c.id)
+)
 
 _ROUNDS_OF = ROUND.c.match_id == bindparam("match_id")
 _GET_ROUND = select(ROUND).where(_ROUNDS_OF, ROUND.c.number == bindparam("number"))
@@ -136,6 +148,23 @@ def insert_credentials(connection: Connection, rows: Iterable[Mapping[str, Any]]
 
 def get_credential(connection: Connection, credential_id: str) -> RowMapping | None:
     return connection.execute(_GET_CREDENTIAL, {"id": credential_id}).mappings().first()
+
+
+def delete_credentials_of(
+    connection: Connection, match_id: str, role: str, seat: int | None
+) -> int:
+    """Revoke every token of one role (and seat) at a match; how many there were."""
+    params = {"match_id": match_id, "role": role, "seat": seat}
+    return connection.execute(_DELETE_CREDENTIALS_OF, params).rowcount
+
+
+def insert_event(connection: Connection, values: Mapping[str, Any]) -> None:
+    connection.execute(insert(MATCH_EVENT), [dict(values)])
+
+
+def list_events(connection: Connection, match_id: str) -> Sequence[RowMapping]:
+    """What happened to a match besides its rounds, oldest first."""
+    return connection.execute(_EVENTS, {"match_id": match_id}).mappings().all()
 
 
 def insert_round(connection: Connection, values: Mapping[str, Any]) -> None:

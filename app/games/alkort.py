@@ -87,8 +87,9 @@ class AlkortTricks(RoundInput):
     round_type = "alkort_tricks"
     type: Literal["alkort_tricks"]
     tricks: Annotated[list[Team], Field(min_length=1, max_length=TRICKS_PER_DEAL)] = Field(
-        description="the winning team of each trick in play order; "
-        "5 to 9 of them, stopping early only once the deal's result is settled"
+        description="the winning team of each trick in play order, stopping only once the "
+        "deal's result is settled: 6 to 9 of them (five never settle a deal); a list "
+        "that stops early or runs on is 422 (docs/rules.md)"
     )
 
 

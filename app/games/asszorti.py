@@ -139,7 +139,11 @@ class AsszortiAmounts(RoundInput):
 
     round_type = "asszorti_amounts"
     type: Literal["asszorti_amounts"]
-    amounts: Annotated[list[Amount], Field(min_length=SEATS, max_length=SEATS)]
+    amounts: Annotated[list[Amount], Field(min_length=SEATS, max_length=SEATS)] = Field(
+        description="each seat's net, seat 0 first: one seat 2X and each other seat -X, X "
+        "a value some hand at this table can be worth (at most 72 without kontra; "
+        "docs/rules.md); anything else is 422"
+    )
 
 
 class AsszortiBreakdown(StrictModel):

@@ -9,7 +9,6 @@ import hashlib
 import hmac
 import re
 import secrets
-from collections import OrderedDict
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, TypeVar
@@ -20,7 +19,6 @@ from app.errors import Forbidden, MatchNotFound, Unauthenticated
 
 MAX_TOKEN_LENGTH = 128
 CLUSTER = 4  # leading characters of a credential id taken from its match's id
-CREDENTIAL_CACHE_SIZE = 50_000
 
 TOKEN = re.compile(r"[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+")
 MATCH_ID = re.compile(r"[0-9a-f]{32}")
@@ -63,8 +61,24 @@ class Principal:
         return f"seat:{self.seat}" if self.role is Role.PLAYER else self.role.value
 
 
-def _hash(secret: str) -> str:
+def hash_secret(secret: str) -> str:
     return hashlib.sha256(secret.encode()).hexdigest()
+
+
+def new_credential(match_id: str, role: Role, seat: int | None) -> tuple[str, dict[str, Any]]:
+    """A fresh token for one role at a match: the clear token and the row to store."""
+    # The id starts with the match's: a match's credentials sit side by side in the
+    # primary-key index, so creating a match writes one page of it, not one a token.
+    credential_id = match_id[:CLUSTER] + secrets.token_urlsafe(9)  # 16 characters
+    secret = secrets.token_urlsafe(32)
+    row = {
+        "id": credential_id,
+        "match_id": match_id,
+        "role": role.value,
+        "seat": seat,
+        "secret_hash": hash_secret(secret),
+    }
+    return f"{credential_id}.{secret}", row
 
 
 def new_credentials(match_id: str, seat_count: int) -> tuple[dict[str, Any], list[dict[str, Any]]]:
@@ -73,25 +87,26 @@ def new_credentials(match_id: str, seat_count: int) -> tuple[dict[str, Any], lis
     rows: list[dict[str, Any]] = []
     roles = [(Role.HOST, None), *((Role.PLAYER, s) for s in range(seat_count)), (Role.VIEWER, None)]
     for role, seat in roles:
-        # The id starts with the match's: a match's credentials sit side by side in the
-        # primary-key index, so creating a match writes one page of it, not one a token.
-        credential_id = match_id[:CLUSTER] + secrets.token_urlsafe(9)  # 16 characters
-        secret = secrets.token_urlsafe(32)
-        token = f"{credential_id}.{secret}"
-        rows.append(
-            {
-                "id": credential_id,
-                "match_id": match_id,
-                "role": role.value,
-                "seat": seat,
-                "secret_hash": _hash(secret),
-            }
-        )
+        token, row = new_credential(match_id, role, seat)
+        rows.append(row)
         if role is Role.PLAYER:
             clear["players"].append(token)
         else:
             clear[role.value] = token
     return clear, rows
+
+
+def new_recovery_code() -> tuple[str, str]:
+    """A host recovery code, shown once, and the hash to store."""
+    code = secrets.token_urlsafe(32)
+    return code, hash_secret(code)
+
+
+def recovery_matches(code: str, stored_hash: str | None) -> bool:
+    """Whether ``code`` is the recovery code whose hash is stored (constant time)."""
+    if stored_hash is None or not code.isascii():
+        return False
+    return hmac.compare_digest(stored_hash, hash_secret(code))
 
 
 def parse_token(token: str | None) -> tuple[str, str]:
@@ -130,33 +145,9 @@ def load_credential(uow: UnitOfWork, credential_id: str) -> Credential | None:
 
 def verify(credential: Credential | None, secret: str) -> Principal:
     """The principal when ``secret`` is the credential's, else Unauthenticated."""
-    if credential is None or not hmac.compare_digest(credential.secret_hash, _hash(secret)):
+    if credential is None or not hmac.compare_digest(credential.secret_hash, hash_secret(secret)):
         raise Unauthenticated("the token is not known")
     return credential.principal
-
-
-class KnownCredentials:
-    """Credentials this process has read, most recently used kept, at most ``maxsize``.
-
-    A credential never changes once issued, so a kept one is never stale. It holds
-    the secret's hash, never the secret.
-    """
-
-    def __init__(self, maxsize: int = CREDENTIAL_CACHE_SIZE) -> None:
-        self.maxsize = maxsize
-        self.items: OrderedDict[str, Credential] = OrderedDict()
-
-    def get(self, credential_id: str) -> Credential | None:
-        found = self.items.get(credential_id)
-        if found is not None:
-            self.items.move_to_end(credential_id)
-        return found
-
-    def put(self, credential_id: str, credential: Credential) -> None:
-        self.items[credential_id] = credential
-        self.items.move_to_end(credential_id)
-        if len(self.items) > self.maxsize:
-            self.items.popitem(last=False)
 
 
 def authorize(who: Principal, match_id: str, need: Permission, *, match_exists: bool) -> None:

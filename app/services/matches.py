@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import uuid
+from dataclasses import dataclass
 from typing import Any
 
 from pydantic import ValidationError
@@ -12,9 +13,9 @@ from app.db.database import UnitOfWork
 from app.errors import FieldError, InvalidInput, SettingLocked
 from app.games import GAMES
 from app.games.base import GameRuleError, SettingConflict, StrictModel
-from app.schemas import MatchCreated, MatchRead, MatchStatus, MatchUpdate, Tokens
+from app.schemas import MatchRead, MatchStatus, MatchUpdate
 from app.services import ratelimit
-from app.services.auth import found, new_credentials
+from app.services.auth import found, new_credentials, new_recovery_code
 from app.services.ratelimit import RateLimit
 from app.services.scoring import rule_error
 from app.services.state import (
@@ -29,7 +30,17 @@ from app.services.state import (
 from app.services.writes import WriteRequest, check_writable, lock_match
 
 
-def create_match(uow: UnitOfWork, body: Any, *, limit: RateLimit | None = None) -> MatchCreated:
+@dataclass(frozen=True, slots=True)
+class NewMatch:
+    """A match just created, its tokens (host, players, viewer) and the host's
+    recovery code: shown once, only their hashes are stored."""
+
+    match: MatchRead
+    tokens: dict[str, Any]
+    recovery: str
+
+
+def create_match(uow: UnitOfWork, body: Any, *, limit: RateLimit | None = None) -> NewMatch:
     """Create a match with its tokens; the tokens are shown in this answer only.
 
     ``limit`` counts the creation against the client's rate limit.
@@ -65,11 +76,11 @@ def create_match(uow: UnitOfWork, body: Any, *, limit: RateLimit | None = None) 
         "ended_at": None,
         "ended_by": None,
     }
+    recovery, row["recovery_hash"] = new_recovery_code()
     repository.insert_match(uow.connection, row)
     tokens, credential_rows = new_credentials(match_id, game.seat_count)
     repository.insert_credentials(uow.connection, credential_rows)
-    match = match_read(MatchState.load(row))
-    return MatchCreated(**dict(match), tokens=Tokens(**tokens))
+    return NewMatch(match_read(MatchState.load(row)), tokens, recovery)
 
 
 def get_match(uow: UnitOfWork, match_id: str) -> MatchRead:

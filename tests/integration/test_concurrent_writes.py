@@ -22,7 +22,7 @@ HAND = AsszortiAmounts(type="asszorti_amounts", amounts=[2, -1, -1])
 
 def _new_match(db: Database) -> tuple[str, WriteRequest]:
     body = MATCH_CREATE_MODELS["asszorti"].model_validate(BODY)
-    created = db.run_now(lambda uow: matches.create_match(uow, body), write=True)
+    created = db.run_now(lambda uow: matches.create_match(uow, body), write=True).match
     return created.id, WriteRequest(who=Principal(match_id=created.id, role=Role.HOST, seat=None))
 
 

@@ -412,7 +412,7 @@ def test_reads_take_if_none_match(sdk: Sdk) -> None:
             assert "304" in operation["responses"], operation["operationId"]
             module = operation_module(operation)
             hint = typing.get_type_hints(module.sync_detailed)["if_none_match"]
-            assert union_members(hint) == {str, type(None), sdk.unset}, operation["operationId"]
+            assert union_members(hint) == {str, sdk.unset}, operation["operationId"]  # never None
             kwargs = module._get_kwargs(
                 **{p: "1" for p in re.findall(r"{(\w+)}", path)}, if_none_match='"v3"'
             )
@@ -478,7 +478,7 @@ def minimal_round_fields(models: Any, tag: str) -> dict[str, Any]:
         "asszorti_hand": {
             "type_": tag,
             "declarer": 0,
-            "contract": models.Contract.VALUE_0,
+            "contract": models.Contract.CONTRACT_3,
             "trumps": models.Trumps.NONE,
             "tricks": [6, 3, 2],
         },
@@ -578,7 +578,7 @@ def test_an_asszorti_match_through_the_generated_client(live: Sdk) -> None:
         assert isinstance(hand.input_.arrivazs, m.ArrivazsRead)
         assert hand.input_.arrivazs.kontra is m.Kontra.KONTRA
         assert hand.input_.arrivazs.idegen is True
-        assert hand.input_.contract is m.Contract.VALUE_0
+        assert hand.input_.contract is m.Contract.CONTRACT_3
         assert hand.result.net == [68, -34, -34]
         assert hand.result.cells == [68, 0, 0]
         assert hand.result.owed == [0, 34, 34]
@@ -1063,3 +1063,79 @@ def test_request_defaults_are_optional_in_typescript(typescript: tuple[Path, str
     for schema, names in optional.items():
         fields = typescript_fields(generated, schema)
         assert all(fields[name] for name in names), (schema, fields)
+
+
+# --- What a first-time SDK user met (#12): enum names, optional headers, 503 ---------------
+
+
+def test_every_enum_member_has_a_readable_name(sdk: Sdk) -> None:
+    m = sdk.models
+    assert m.Contract.CONTRACT_2.value == "2"
+    assert m.Contract.HAND.value == "hand"
+    assert m.Kontra.REKONTRA.value == "rekontra"
+    document = json.loads(SPEC.read_text())
+    for name, schema in document["components"]["schemas"].items():
+        if "enum" in schema:
+            names = schema["x-enum-varnames"]
+            assert len(names) == len(set(names)) == len(schema["enum"]), name
+            assert not any(n.startswith("VALUE_") for n in names), name
+
+
+def test_optional_headers_are_plain_optional_strings(sdk: Sdk) -> None:
+    for operation in (sdk.create_round, sdk.replace_round, sdk.get_match, sdk.end_match):
+        hints = typing.get_type_hints(
+            operation.sync_detailed, globalns={**vars(operation), **vars(sdk.package.types)}
+        )
+        for name in ("if_match", "if_none_match", "idempotency_key"):
+            if name in hints:
+                assert type(None) not in typing.get_args(hints[name]), (operation, name)
+
+
+def test_a_match_through_the_sdk_with_enum_names_and_headers_left_unset(live: Sdk) -> None:
+    m = live.models
+    created = parsed(
+        live.create_match.sync_detailed(
+            client=live.client(),
+            body=m.AsszortiMatchCreate(game="asszorti", players=["Anna", "Berta", "Csaba"]),
+        ),
+        201,
+        m.MatchCreated,
+    )
+    with live.authed(created.tokens.players[1]) as berta:
+        hand = m.AsszortiHand(
+            type_="asszorti_hand",
+            declarer=1,
+            contract=m.Contract.CONTRACT_2,  # by name: contract 2
+            trumps=m.Trumps.DIAMONDS,
+            tricks=[2, 7, 2],
+        )
+        # If-Match and Idempotency-Key left unset: nothing is sent, nothing crashes.
+        entered = parsed(
+            live.create_round.sync_detailed(created.id, client=berta, body=hand), 201, m.RoundRead
+        )
+        assert entered.input_.contract is m.Contract.CONTRACT_2
+        assert entered.result.net == [-6, 12, -6]
+        corrected = parsed(
+            live.replace_round.sync_detailed(
+                created.id,
+                1,
+                client=berta,
+                body=attrs.evolve(hand, contract=m.Contract.CONTRACT_1),
+            ),
+            200,
+            m.RoundRead,
+        )
+        assert corrected.result.net == [-9, 18, -9]
+
+
+def test_a_503_parses_as_a_problem(sdk: Sdk, tmp_path: Path) -> None:
+    """A server whose database cannot be opened answers 503 database_unavailable, and the
+    generated client hands it back as a Problem, not as nothing."""
+    unreachable = f"sqlite:///{tmp_path}/no/such/dir/x.db"
+    with LiveServer(unreachable, workers=1) as down:
+        broken = dataclasses.replace(sdk, base_url=down.url)
+        token = "abcdabcdabcdabcd.secret"
+        with broken.authed(token) as client:
+            response = broken.get_match.sync_detailed("0" * 32, client=client)
+    problem = parsed(response, 503, sdk.models.Problem)
+    assert problem.code == "database_unavailable"

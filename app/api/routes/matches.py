@@ -2,9 +2,9 @@
 
 from typing import Annotated
 
-from fastapi import APIRouter, Body, Response
+from fastapi import APIRouter, Body, Request, Response
 
-from app.api.deps import DbDep, HostDep, PlayerDep, RateLimitDep, ReaderDep
+from app.api.deps import DbDep, HostDep, PlayerDep, RateLimitDep, ReaderDep, SettingsDep
 from app.api.etag import ETAG_HEADER, NOT_MODIFIED, IfNoneMatchHeader, model_response, unchanged
 from app.api.headers import (
     CREATED,
@@ -14,11 +14,12 @@ from app.api.headers import (
     if_match,
     once,
 )
+from app.api.links import base_url, join_links
 from app.api.problems import responses
 from app.api.strict_json import StrictJSONRoute
 from app.api.writes import Answer, answer_write, etag
 from app.db.database import UnitOfWork
-from app.schemas import MatchCreate, MatchCreated, MatchRead, MatchUpdate
+from app.schemas import MatchCreate, MatchCreated, MatchRead, MatchUpdate, Tokens
 from app.services import matches
 from app.services.writes import WriteRequest
 
@@ -35,15 +36,28 @@ router = APIRouter(prefix="/v1/matches", tags=["matches"], route_class=StrictJSO
 )
 async def create_match(
     db: DbDep,
+    settings: SettingsDep,
     limit: RateLimitDep,
+    request: Request,
     body: Annotated[MatchCreate, Body()],
     key: IdempotencyKeyHeader = None,
 ) -> Response:
-    """Create a match. The response carries the host, player and viewer tokens, once."""
+    """Create a match. The response carries the host, player and viewer tokens, the
+    host's recovery code and a join link per token: shown once, keep them."""
+    base = base_url(request, settings)
 
     def work(uow: UnitOfWork) -> Answer:
-        created = matches.create_match(uow, body, limit=limit)
-        headers = {"Location": f"/v1/matches/{created.id}", **etag(created.version)}
+        new = matches.create_match(uow, body, limit=limit)
+        match_id = new.match.id
+        created = MatchCreated(
+            **dict(new.match),
+            tokens=Tokens(
+                **new.tokens,
+                recovery=new.recovery,
+                links=join_links(base, match_id, new.tokens),
+            ),
+        )
+        headers = {"Location": f"/v1/matches/{match_id}", **etag(created.version)}
         return Answer(201, created, headers)
 
     return await answer_write(db, once(key, scope="", request="POST /v1/matches", body=body), work)

@@ -1,0 +1,98 @@
+"""Tokens: the host re-issues one; the host recovers its own; the match's history."""
+
+from typing import Annotated
+
+from fastapi import APIRouter, Body, Request, Response
+
+from app.api.deps import DbDep, HostDep, ReaderDep, SettingsDep
+from app.api.links import base_url, join_link
+from app.api.problems import responses
+from app.api.strict_json import StrictJSONRoute
+from app.api.writes import Answer, answer_write
+from app.db.database import UnitOfWork
+from app.schemas import (
+    HostRecovery,
+    IssuedToken,
+    MatchHistory,
+    RecoveredHost,
+    TokenReissue,
+    TokenRole,
+)
+from app.services import tokens
+from app.services.auth import Role
+from app.services.tokens import Issued
+
+router = APIRouter(prefix="/v1/matches/{match_id}", tags=["tokens"], route_class=StrictJSONRoute)
+
+
+def _issued(issued: Issued, base: str, match_id: str) -> IssuedToken:
+    return IssuedToken(
+        role=TokenRole(issued.role.value),
+        seat=issued.seat,
+        token=issued.token,
+        link=join_link(base, match_id, issued.token),
+    )
+
+
+@router.post(
+    "/tokens",
+    response_model=IssuedToken,
+    name="reissueToken",
+    summary="Re-issue a token (host only); the one it replaces stops working",
+    responses=responses(401, 403, 404, 413, 422),
+)
+async def reissue_token(
+    who: HostDep,
+    db: DbDep,
+    settings: SettingsDep,
+    request: Request,
+    match_id: str,
+    body: Annotated[TokenReissue, Body()],
+) -> Response:
+    """A new token for a seat, the viewers or the host; the old one is refused at once,
+    by every worker. The change is in the match's history."""
+    base = base_url(request, settings)
+
+    def work(uow: UnitOfWork) -> Answer:
+        issued = tokens.reissue(uow, who, match_id, Role(body.role.value), body.seat)
+        return Answer(200, _issued(issued, base, match_id))
+
+    return await answer_write(db, None, work)
+
+
+@router.post(
+    "/recover",
+    response_model=RecoveredHost,
+    name="recoverHostToken",
+    summary="A new host token, with the recovery code shown at creation",
+    responses=responses(401, 404, 413, 422),
+)
+async def recover_host_token(
+    db: DbDep,
+    settings: SettingsDep,
+    request: Request,
+    match_id: str,
+    body: Annotated[HostRecovery, Body()],
+) -> Response:
+    """For a host who lost the host token: send the recovery code (no bearer token).
+    The answer holds a new host token and a new recovery code; the code sent is spent,
+    and the old host token stops working."""
+    base = base_url(request, settings)
+
+    def work(uow: UnitOfWork) -> Answer:
+        issued, recovery = tokens.recover_host(uow, match_id, body.recovery_code)
+        return Answer(200, RecoveredHost(host=_issued(issued, base, match_id), recovery=recovery))
+
+    return await answer_write(db, None, work)
+
+
+@router.get(
+    "/history",
+    response_model=MatchHistory,
+    name="getMatchHistory",
+    summary="The match's token changes, oldest first",
+    responses=responses(401, 403, 404),
+)
+async def get_match_history(who: ReaderDep, db: DbDep, match_id: str) -> MatchHistory:
+    """Each token re-issued, and each host token recovered: which, by whom, when."""
+    return await db.run(lambda uow: tokens.history(uow, match_id))

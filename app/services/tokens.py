@@ -1,0 +1,99 @@
+"""Use cases of tokens: the host re-issues a lost one; the host recovers its own with
+the recovery code; the match's history of both. One transaction each.
+
+A re-issued token replaces the one before it at once: the old credential row is
+deleted, and every request reads its credential afresh, on every worker.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from app.db import repository
+from app.db.database import UnitOfWork
+from app.errors import FieldError, InvalidInput, MatchNotFound, Unauthenticated
+from app.schemas import MatchEventRead, MatchHistory
+from app.services.auth import (
+    Principal,
+    Role,
+    found,
+    is_match_id,
+    new_credential,
+    new_recovery_code,
+    recovery_matches,
+)
+from app.services.state import utcnow
+from app.services.writes import lock_match
+
+
+@dataclass(frozen=True, slots=True)
+class Issued:
+    """A token just issued, for one role (and seat)."""
+
+    role: Role
+    seat: int | None
+    token: str
+
+
+def _replace(
+    uow: UnitOfWork, match_id: str, role: Role, seat: int | None, by: str, action: str
+) -> Issued:
+    connection = uow.connection
+    repository.delete_credentials_of(connection, match_id, role.value, seat)
+    token, row = new_credential(match_id, role, seat)
+    repository.insert_credentials(connection, [row])
+    repository.insert_event(
+        connection,
+        {
+            "match_id": match_id,
+            "action": action,
+            "detail": {"role": role.value, "seat": seat},
+            "by": by,
+            "recorded_at": utcnow(),
+        },
+    )
+    return Issued(role, seat, token)
+
+
+def reissue(uow: UnitOfWork, who: Principal, match_id: str, role: Role, seat: int | None) -> Issued:
+    """Issue a new token for ``role`` (and ``seat``); the one it replaces stops working."""
+    state = lock_match(uow, match_id)
+    seats = state.game.seat_count
+    if role is Role.PLAYER and (seat is None or seat >= seats):
+        message = f"a player's token needs its seat, 0 to {seats - 1}"
+        raise InvalidInput(message, errors=[FieldError(("body", "seat"), message)])
+    if role is not Role.PLAYER and seat is not None:
+        message = f"a {role.value} token has no seat"
+        raise InvalidInput(message, errors=[FieldError(("body", "seat"), message)])
+    return _replace(uow, match_id, role, seat, who.label, "token_reissued")
+
+
+def recover_host(uow: UnitOfWork, match_id: str, recovery_code: str) -> tuple[Issued, str]:
+    """A new host token for the holder of the recovery code, and a new recovery code
+    (the one used is spent)."""
+    if not is_match_id(match_id):  # answered without asking the database
+        raise MatchNotFound(f"no match {match_id!r}")
+    match = found(repository.get_match(uow.connection, match_id, for_update=True), match_id)
+    if not recovery_matches(recovery_code, match["recovery_hash"]):
+        raise Unauthenticated("the recovery code is not known for this match")
+    code, code_hash = new_recovery_code()
+    repository.update_match(uow.connection, match_id, {"recovery_hash": code_hash})
+    issued = _replace(uow, match_id, Role.HOST, None, "recovery", "host_token_recovered")
+    return issued, code
+
+
+def history(uow: UnitOfWork, match_id: str) -> MatchHistory:
+    """The match's token changes, oldest first."""
+    found(repository.get_match(uow.connection, match_id), match_id)
+    return MatchHistory(
+        items=[
+            MatchEventRead(
+                action=row["action"],
+                role=(row["detail"] or {}).get("role"),
+                seat=(row["detail"] or {}).get("seat"),
+                by=row["by"],
+                recorded_at=row["recorded_at"],
+            )
+            for row in repository.list_events(uow.connection, match_id)
+        ]
+    )

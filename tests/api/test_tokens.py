@@ -1,0 +1,151 @@
+"""Losing a token must not lose a match: re-issue, recovery, join links, history."""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import parse_qs, urlsplit
+
+import pytest
+from fastapi.testclient import TestClient
+
+from app.main import create_app
+from app.settings import Settings
+from tests.api.helpers import PLAYERS, Table
+
+
+def _bearer(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def _link_token(link: str, match_id: str) -> str:
+    """The token a join link carries in its fragment: ``#/m/{id}?t={token}``."""
+    fragment = urlsplit(link).fragment
+    path, _, query = fragment.partition("?")
+    assert path == f"/m/{match_id}"
+    return parse_qs(query)["t"][0]
+
+
+def test_creation_gives_a_recovery_code_and_a_join_link_per_token(table: Table) -> None:
+    tokens = table.tokens
+    assert tokens["recovery"] and tokens["recovery"] not in (tokens["host"], tokens["viewer"])
+    links = tokens["links"]
+    assert _link_token(links["host"], table.id) == tokens["host"]
+    assert _link_token(links["viewer"], table.id) == tokens["viewer"]
+    assert [_link_token(link, table.id) for link in links["players"]] == tokens["players"]
+    assert links["host"].startswith("http://testserver/#/m/")  # the token is in the fragment
+
+
+def test_join_links_use_the_public_base_url(database_url: str) -> None:
+    settings = Settings(
+        database_url=database_url,
+        rate_limit_matches_per_minute=0,
+        public_base_url="https://scores.example/table/",
+    )
+    with TestClient(create_app(settings)) as client:
+        created = client.post("/v1/matches", json={"game": "asszorti", "players": PLAYERS})
+    link = created.json()["tokens"]["links"]["viewer"]
+    assert link.startswith(f"https://scores.example/table/#/m/{created.json()['id']}?t=")
+
+
+def test_the_host_reissues_a_seat_s_token_and_the_old_one_stops_at_once(table: Table) -> None:
+    old = table.tokens["players"][1]
+    response = table.post("/tokens", {"role": "player", "seat": 1})
+    assert response.status_code == 200, response.text
+    issued = response.json()
+    assert (issued["role"], issued["seat"]) == ("player", 1)
+    assert _link_token(issued["link"], table.id) == issued["token"] != old
+    refused = table.client.get(table.url, headers=_bearer(old))
+    assert refused.status_code == 401
+    assert refused.json()["code"] == "unauthenticated"
+    # The new token is seat 1's: it may enter a round, recorded as seat 1.
+    entered = table.client.post(
+        table.url + "/rounds",
+        json={"type": "asszorti_amounts", "amounts": [2, -1, -1]},
+        headers=_bearer(issued["token"]),
+    )
+    assert entered.status_code == 201
+    assert entered.json()["entered_by"] == "seat:1"
+    for other in (table.tokens["players"][0], table.tokens["viewer"], table.tokens["host"]):
+        assert table.client.get(table.url, headers=_bearer(other)).status_code == 200
+    history = table.get("/history", who="viewer").json()["items"]
+    assert [(e["action"], e["role"], e["seat"], e["by"]) for e in history] == [
+        ("token_reissued", "player", 1, "host")
+    ]
+
+
+def test_the_viewers_token_and_the_host_s_own_can_be_reissued(table: Table) -> None:
+    viewer = table.post("/tokens", {"role": "viewer"}).json()
+    assert table.client.get(table.url, headers=_bearer(table.tokens["viewer"])).status_code == 401
+    assert table.client.get(table.url, headers=_bearer(viewer["token"])).status_code == 200
+    host = table.post("/tokens", {"role": "host"}).json()
+    assert table.client.get(table.url, headers=_bearer(table.tokens["host"])).status_code == 401
+    patched = table.client.patch(
+        table.url, json={"settings": {"kontra": False}}, headers=_bearer(host["token"])
+    )
+    assert patched.status_code == 200
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"role": "player"},
+        {"role": "player", "seat": 3},
+        {"role": "viewer", "seat": 0},
+        {"role": "host", "seat": 1},
+    ],
+)
+def test_a_reissue_naming_no_such_token_is_422_and_changes_nothing(
+    table: Table, body: dict[str, Any]
+) -> None:
+    response = table.post("/tokens", body)
+    assert response.status_code == 422
+    assert response.json()["errors"][0]["loc"] == ["body", "seat"]
+    for token in (*table.tokens["players"], table.tokens["viewer"], table.tokens["host"]):
+        assert table.client.get(table.url, headers=_bearer(token)).status_code == 200
+    assert table.get("/history").json()["items"] == []
+
+
+@pytest.mark.parametrize("who", [0, "viewer"])
+def test_only_the_host_reissues_tokens(table: Table, who: str | int) -> None:
+    response = table.post("/tokens", {"role": "viewer"}, who=who)
+    assert response.status_code == 403
+    assert table.client.get(table.url, headers=_bearer(table.tokens["viewer"])).status_code == 200
+
+
+def test_the_recovery_code_gives_a_new_host_token_once(table: Table) -> None:
+    code = table.tokens["recovery"]
+    recovered = table.client.post(table.url + "/recover", json={"recovery_code": code})
+    assert recovered.status_code == 200, recovered.text
+    body = recovered.json()
+    new_host, new_code = body["host"]["token"], body["recovery"]
+    assert body["host"]["role"] == "host" and new_code != code
+    assert table.client.get(table.url, headers=_bearer(table.tokens["host"])).status_code == 401
+    assert table.client.get(table.url, headers=_bearer(new_host)).status_code == 200
+    spent = table.client.post(table.url + "/recover", json={"recovery_code": code})
+    assert spent.status_code == 401
+    again = table.client.post(table.url + "/recover", json={"recovery_code": new_code})
+    assert again.status_code == 200
+    history = table.client.get(
+        table.url + "/history", headers=_bearer(again.json()["host"]["token"])
+    )
+    assert [(e["action"], e["by"]) for e in history.json()["items"]] == [
+        ("host_token_recovered", "recovery"),
+        ("host_token_recovered", "recovery"),
+    ]
+
+
+@pytest.mark.parametrize("code", ["wrong", "é", "x" * 128])
+def test_a_wrong_recovery_code_is_401_and_changes_nothing(table: Table, code: str) -> None:
+    response = table.client.post(table.url + "/recover", json={"recovery_code": code})
+    assert response.status_code == 401
+    assert response.json()["code"] == "unauthenticated"
+    assert table.get().status_code == 200
+
+
+def test_recovering_a_match_that_is_not_there_is_404(table: Table) -> None:
+    for match_id in ("0" * 32, "abc%00def"):
+        response = table.client.post(
+            f"/v1/matches/{match_id}/recover", json={"recovery_code": table.tokens["recovery"]}
+        )
+        assert response.status_code == 404
+        assert response.json()["code"] == "match_not_found"
