@@ -23,7 +23,7 @@ migrate: install  ## Migrate the database DATABASE_URL names (default: ./squares
 	$(VENV)/bin/alembic upgrade head
 
 run: migrate  ## Serve the API on http://$(HOST):$(PORT)
-	$(VENV)/bin/uvicorn app.main:app --http app.serving:HttpToolsProtocol --host $(HOST) --port $(PORT) --workers $(WORKERS)
+	$(VENV)/bin/uvicorn app.main:app --http app.serving:HttpToolsProtocol --timeout-graceful-shutdown 3 --host $(HOST) --port $(PORT) --workers $(WORKERS)
 
 test: install  ## Run the whole test suite (SQLite and PostgreSQL)
 	$(VENV)/bin/python -m pytest

@@ -13,8 +13,9 @@ from fastapi.routing import APIRoute
 from app.api import openapi as openapi_document
 from app.api import problems
 from app.api.limits import BodySizeLimit
-from app.api.routes import docs, games, health, matches, rounds, sheet, tokens
+from app.api.routes import docs, events, games, health, matches, rounds, sheet, tokens
 from app.db.database import Database
+from app.live import ChangeHub
 from app.observability import REQUEST_ID_HEADER, RequestContext, configure_logging
 from app.settings import Settings, get_settings
 
@@ -35,6 +36,7 @@ TAGS = [
         "name": "tokens",
         "description": "Re-issue a lost token, recover the host's, and the match's history of both",
     },
+    {"name": "live", "description": "Follow a match as it changes (Server-Sent Events)"},
     {
         "name": "games",
         "description": "The supported games and a one-hand calculator. "
@@ -56,6 +58,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         configure_logging(settings.log_level, json_logs=settings.log_json)
         app.state.db = Database(settings)
+        app.state.hub = ChangeHub(app.state.db)  # the live streams of this process
+        await app.state.hub.start()
         # What startup built (modules, the app, its routes and schemas) lives as long
         # as the process: leave it out of every garbage collection, which would
         # otherwise walk all of it each time.
@@ -64,6 +68,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         try:
             yield
         finally:
+            await app.state.hub.stop()
             app.state.db.dispose()
             gc.unfreeze()
 
@@ -77,7 +82,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         docs_url=None,  # /docs and /redoc: app.api.routes.docs, with their own assets
         redoc_url=None,
     )
-    for module in (matches, rounds, sheet, tokens, games, health):
+    for module in (matches, rounds, sheet, tokens, events, games, health):
         app.include_router(module.router)
     docs.install(app)
     app.state.settings = settings

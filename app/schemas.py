@@ -694,3 +694,67 @@ class ProblemField(BaseModel):
 
 
 Problem.model_rebuild()
+
+
+class MatchEvent(Read):
+    """One event of a match's live stream (``GET /v1/matches/{id}/events``). Its SSE
+    ``event`` is ``kind`` and its SSE ``id`` the match version, which a client sends
+    back as ``Last-Event-ID`` (or ``?after=``) to resume."""
+
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [
+                {
+                    "kind": "round_entered",
+                    "version": 2,
+                    "match": {**_MATCH_EXAMPLE, "version": 2},
+                    "round": _ROUND_EXAMPLE,
+                }
+            ]
+        }
+    )
+
+    kind: Literal[
+        "snapshot",
+        "round_entered",
+        "round_corrected",
+        "round_removed",
+        "match_updated",
+        "token_reissued",
+        "ended",
+        "resync",
+        "revoked",
+    ] = Field(
+        description="snapshot: the match as it is (the first event, unless resuming); "
+        "round_entered, round_corrected (with `round`), round_removed (with `number`), "
+        "match_updated (settings or names), token_reissued (with `role`, `seat`), "
+        "ended (then the stream closes); resync: this stream fell behind and closes, "
+        "open it again; revoked: the token was replaced, the stream closes"
+    )
+    version: int | None = Field(description="the match version this event brings it to")
+    match: MatchRead | None = Field(None, description="the match after the change")
+    round: RoundRead | None = Field(None, description="the round entered or corrected")
+    number: int | None = Field(None, description="the round removed")
+    role: str | None = Field(None, description="the role whose token was re-issued")
+    seat: int | None = Field(None, description="the seat whose token was re-issued")
+
+
+class StreamTicket(Read):
+    """A short-lived ticket to open a match's stream from a browser's ``EventSource``,
+    which cannot send an Authorization header. Read-only: no other route takes it."""
+
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [
+                {
+                    "ticket": "Xr2...",
+                    "expires_at": "2026-12-01T20:16:00Z",
+                    "url": "/v1/matches/4f1c.../events?ticket=Xr2...",
+                }
+            ]
+        }
+    )
+
+    ticket: str
+    expires_at: datetime = Field(description="open the stream before this (60 s)")
+    url: str = Field(description="the stream's URL with the ticket, for new EventSource(url)")

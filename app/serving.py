@@ -20,7 +20,15 @@ from contextlib import suppress
 
 from uvicorn.protocols.http import httptools_impl
 
-UVICORN_FLAGS = ("--http", "app.serving:HttpToolsProtocol")
+# Streams stay open until the client leaves: on SIGTERM uvicorn waits for open
+# connections, so it is told to close what is still open after a few seconds.
+GRACEFUL_SHUTDOWN_S = 3
+UVICORN_FLAGS = (
+    "--http",
+    "app.serving:HttpToolsProtocol",
+    "--timeout-graceful-shutdown",
+    str(GRACEFUL_SHUTDOWN_S),
+)
 
 
 def no_delay(transport: asyncio.BaseTransport) -> None:

@@ -17,9 +17,11 @@ if [ "${RUN_MIGRATIONS:-1}" != "0" ]; then
 fi
 
 # exec: uvicorn becomes PID 1 and receives SIGTERM/SIGINT directly.
-# --http: app/serving.py (TCP_NODELAY on every connection).
+# --http: app/serving.py (TCP_NODELAY on every connection); --timeout-graceful-shutdown:
+# open live streams are closed 3 s after SIGTERM, so a rolling restart finishes.
 exec uvicorn app.main:app \
     --http app.serving:HttpToolsProtocol \
+    --timeout-graceful-shutdown 3 \
     --host 0.0.0.0 \
     --port 8000 \
     --workers "${WEB_CONCURRENCY:-1}"

@@ -13,12 +13,39 @@ ALWAYS_SENT_HEADERS = {"ETag", "Location"}
 
 def finish(document: dict[str, Any]) -> dict[str, Any]:
     """FastAPI's document, finished (each step says what it adds)."""
+    event_stream_items(document)
     document = problem_media_types(document)
     document = rename_split_schemas(document)
     declare_server_errors(document)
     plain_optional_headers(document)
     name_enum_members(document)
     return document
+
+
+def event_stream_items(document: dict[str, Any]) -> None:
+    """A Server-Sent Events stream declares its events: the stream is a string of
+    ``text/event-stream``, and each event's ``data`` is the JSON of the model the route
+    gives for its 200 (``x-itemSchema``: OpenAPI 3.2's ``itemSchema``, kept as an
+    extension while this document is 3.1). Its errors are problem+json only."""
+    for path in document.get("paths", {}).values():
+        for operation in path.values():
+            responses = operation.get("responses", {})
+            stream = responses.get("200", {}).get("content", {}).get("text/event-stream")
+            if stream is None:
+                continue
+            item = stream.pop("itemSchema", {"type": "object"})
+            data = item.setdefault("properties", {}).setdefault("data", {"type": "string"})
+            data["contentMediaType"] = "application/json"
+            if "schema" in stream:
+                data["contentSchema"] = stream.pop("schema")
+            stream["schema"] = {
+                "type": "string",
+                "description": "Server-Sent Events; each event's data is described by x-itemSchema",
+            }
+            stream["x-itemSchema"] = item
+            for status, response in responses.items():
+                if status.isdigit() and int(status) >= 400:
+                    response.get("content", {}).pop("text/event-stream", None)
 
 
 def declare_server_errors(document: dict[str, Any]) -> None:

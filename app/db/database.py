@@ -56,6 +56,7 @@ class UnitOfWork:
     def __init__(self, connection: Connection) -> None:
         self.connection = connection
         self.callbacks: list[Callable[[], None]] = []
+        self.changed: set[str] = set()  # matches whose change log this unit wrote to
 
     def after_commit(self, callback: Callable[[], None]) -> None:
         self.callbacks.append(callback)
@@ -86,6 +87,9 @@ class Database:
         # long units are Python work holding the GIL, and each more would only slice
         # the event loop's share of it thinner.
         self.limiter = anyio.CapacityLimiter(1 if self.is_sqlite else settings.database_pool_size)
+        # Told, after each commit, which matches' change logs it wrote to (the live
+        # streams' hub, app/live.py, when the app runs one). May run in a worker thread.
+        self.on_changed: Callable[[frozenset[str]], None] | None = None
         if self.is_sqlite:
             _configure_sqlite(self.engine)
 
@@ -119,7 +123,11 @@ class Database:
         """Run ``work`` in one unit of work in this thread, and commit it."""
         with self.unit_of_work(write=write) as uow:
             result = work(uow)
-        for callback in uow.callbacks:
+        callbacks = list(uow.callbacks)
+        if uow.changed and self.on_changed is not None:
+            on_changed, changed = self.on_changed, frozenset(uow.changed)
+            callbacks.append(lambda: on_changed(changed))
+        for callback in callbacks:
             try:
                 callback()
             except Exception:  # the unit of work is committed: its answer stands

@@ -195,3 +195,39 @@ class MatchEvent(SQLModel, table=True):
 
 
 MATCH_EVENT: Table = MatchEvent.__table__  # type: ignore[attr-defined]
+
+
+class MatchChange(SQLModel, table=True):
+    """One change of a match under the version it made, with the event a live stream
+    sends for it (``payload``). The newest of each match are kept."""
+
+    __tablename__ = "match_change"
+    __table_args__ = (UniqueConstraint("match_id", "version"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    match_id: str = Field(
+        sa_column=Column(String(32), ForeignKey("match.id", ondelete="CASCADE"), nullable=False)
+    )
+    version: int
+    kind: str = Field(max_length=32)
+    payload: dict[str, Any] = _json()
+    created_at: datetime = _utc()
+
+
+class StreamTicket(SQLModel, table=True):
+    """A short-lived, read-only ticket to open one match's stream, bound to the
+    credential that asked for it (it stops working with that credential)."""
+
+    __tablename__ = "stream_ticket"
+    __table_args__ = (Index(None, "expires_at"),)
+
+    id: str = Field(sa_column=Column(String(64), primary_key=True))
+    match_id: str = Field(
+        sa_column=Column(String(32), ForeignKey("match.id", ondelete="CASCADE"), nullable=False)
+    )
+    credential_id: str = Field(max_length=24)
+    expires_at: datetime = _utc()
+
+
+MATCH_CHANGE: Table = MatchChange.__table__  # type: ignore[attr-defined]
+STREAM_TICKET: Table = StreamTicket.__table__  # type: ignore[attr-defined]

@@ -18,6 +18,7 @@ from sqlalchemy import (
     bindparam,
     cast,
     delete,
+    func,
     insert,
     select,
     tuple_,
@@ -30,10 +31,12 @@ from app.db.models import (
     CREDENTIAL,
     IDEMPOTENCY_KEY,
     MATCH,
+    MATCH_CHANGE,
     MATCH_EVENT,
     RATE_LIMIT_WINDOW,
     ROUND,
     ROUND_REVISION,
+    STREAM_TICKET,
 )
 
 _GET_MATCH = select(MATCH).where(MATCH.c.id == bindparam("id"))
@@ -263,3 +266,80 @@ def count_in_window(connection: Connection, client: str, window: int) -> int:
 
 def delete_windows_before(connection: Connection, window: int) -> None:
     connection.execute(_PRUNE_WINDOWS, {"window": window})
+
+
+_CHANGES_AFTER = (
+    select(MATCH_CHANGE.c.version, MATCH_CHANGE.c.payload)
+    .where(MATCH_CHANGE.c.match_id == bindparam("match_id"))
+    .where(MATCH_CHANGE.c.version > bindparam("after"))
+    .order_by(MATCH_CHANGE.c.version)
+    .limit(bindparam("limit"))
+)
+_OLDEST_CHANGE = select(func.min(MATCH_CHANGE.c.version)).where(
+    MATCH_CHANGE.c.match_id == bindparam("match_id")
+)
+_PRUNE_CHANGES = delete(MATCH_CHANGE).where(
+    MATCH_CHANGE.c.match_id == bindparam("match_id"),
+    MATCH_CHANGE.c.version < bindparam("before"),
+)
+_CHANGED_SINCE = (
+    select(MATCH_CHANGE.c.id, MATCH_CHANGE.c.match_id)
+    .where(MATCH_CHANGE.c.id > bindparam("cursor"))
+    .order_by(MATCH_CHANGE.c.id)
+    .limit(bindparam("limit"))
+)
+_LAST_CHANGE_ID = select(func.coalesce(func.max(MATCH_CHANGE.c.id), 0))
+_GET_TICKET = select(STREAM_TICKET).where(STREAM_TICKET.c.id == bindparam("id"))
+_PRUNE_TICKETS = delete(STREAM_TICKET).where(STREAM_TICKET.c.expires_at < bindparam("now"))
+
+
+def insert_change(connection: Connection, values: Mapping[str, Any]) -> None:
+    connection.execute(insert(MATCH_CHANGE), [dict(values)])
+
+
+def prune_changes(connection: Connection, match_id: str, *, before: int) -> None:
+    """Forget a match's changes older than version ``before``."""
+    connection.execute(_PRUNE_CHANGES, {"match_id": match_id, "before": before})
+
+
+def changes_after(
+    connection: Connection, match_id: str, after: int, *, limit: int
+) -> Sequence[Any]:
+    """(version, payload) of a match's changes after version ``after``, in order."""
+    params = {"match_id": match_id, "after": after, "limit": limit}
+    return connection.execute(_CHANGES_AFTER, params).all()
+
+
+def oldest_change(connection: Connection, match_id: str) -> int | None:
+    """The oldest version the change log still holds for a match."""
+    return connection.execute(_OLDEST_CHANGE, {"match_id": match_id}).scalar()
+
+
+def changed_since(connection: Connection, cursor: int, *, limit: int) -> Sequence[Any]:
+    """(id, match_id) of the changes logged after ``cursor`` (SQLite: in commit order)."""
+    return connection.execute(_CHANGED_SINCE, {"cursor": cursor, "limit": limit}).all()
+
+
+def last_change_id(connection: Connection) -> int:
+    return int(connection.execute(_LAST_CHANGE_ID).scalar_one())
+
+
+def notify_change(connection: Connection, channel: str, match_id: str) -> None:
+    """PostgreSQL: tell every listening process, when this transaction commits, that
+    ``match_id`` changed (the payload is the id only; listeners read the change)."""
+    connection.execute(
+        select(func.pg_notify(bindparam("channel"), bindparam("match_id"))),
+        {"channel": channel, "match_id": match_id},
+    )
+
+
+def insert_ticket(connection: Connection, values: Mapping[str, Any]) -> None:
+    connection.execute(insert(STREAM_TICKET), [dict(values)])
+
+
+def get_ticket(connection: Connection, ticket_id: str) -> RowMapping | None:
+    return connection.execute(_GET_TICKET, {"id": ticket_id}).mappings().first()
+
+
+def delete_expired_tickets(connection: Connection, now: datetime) -> None:
+    connection.execute(_PRUNE_TICKETS, {"now": now})

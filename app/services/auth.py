@@ -54,6 +54,7 @@ class Principal:
     match_id: str
     role: Role
     seat: int | None
+    credential_id: str | None = None  # the token's, when a token says who it is
 
     @property
     def label(self) -> str:
@@ -138,9 +139,13 @@ def load_credential(uow: UnitOfWork, credential_id: str) -> Credential | None:
     row = repository.get_credential(uow.connection, credential_id)
     if row is None:
         return None
-    return Credential(
-        row["secret_hash"], Principal(row["match_id"], Role(row["role"]), row["seat"])
-    )
+    principal = Principal(row["match_id"], Role(row["role"]), row["seat"], credential_id)
+    return Credential(row["secret_hash"], principal)
+
+
+def credential_exists(uow: UnitOfWork, credential_id: str) -> bool:
+    """Whether a token is still valid (not replaced by a re-issued one)."""
+    return repository.get_credential(uow.connection, credential_id) is not None
 
 
 def verify(credential: Credential | None, secret: str) -> Principal:

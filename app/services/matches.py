@@ -14,7 +14,7 @@ from app.errors import FieldError, InvalidInput, SettingLocked
 from app.games import GAMES
 from app.games.base import GameRuleError, SettingConflict, StrictModel
 from app.schemas import MatchRead, MatchStatus, MatchUpdate
-from app.services import ratelimit
+from app.services import changes, ratelimit
 from app.services.auth import found, new_credentials, new_recovery_code
 from app.services.ratelimit import RateLimit
 from app.services.scoring import rule_error
@@ -122,7 +122,9 @@ def update_match(
     if not changed:  # a PATCH that changes nothing leaves the version (and ETag) alone
         return match_read(state)
     changed.update(version=state.row["version"] + 1, updated_at=utcnow())
-    return match_read(save_match(uow, state, changed))
+    after = save_match(uow, state, changed)
+    changes.record(uow, after, "match_updated")
+    return match_read(after)
 
 
 def _validated_settings(state: MatchState, patch: StrictModel) -> StrictModel:
@@ -157,7 +159,7 @@ def end_match(uow: UnitOfWork, request: WriteRequest, match_id: str) -> MatchRea
     state = lock_match(uow, match_id)
     check_writable(state, request)
     now = utcnow()
-    changes = {
+    ended = {
         "status": MatchStatus.ENDED.value,
         "winner": winner_of(state.game, state.settings, state.sheet, MatchStatus.ENDED),
         "ended_at": now,
@@ -165,4 +167,6 @@ def end_match(uow: UnitOfWork, request: WriteRequest, match_id: str) -> MatchRea
         "updated_at": now,
         "version": state.row["version"] + 1,
     }
-    return match_read(save_match(uow, state, changes))
+    after = save_match(uow, state, ended)
+    changes.record(uow, after, "ended")
+    return match_read(after)

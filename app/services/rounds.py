@@ -29,6 +29,7 @@ from app.schemas import (
     RoundRead,
     RoundRevisionRead,
 )
+from app.services import changes
 from app.services.auth import found
 from app.services.scoring import score_round
 from app.services.state import (
@@ -72,12 +73,12 @@ def _save_match(
     sheet: SheetState,
     round_count: int,
     now: datetime | None = None,
-) -> int:
+) -> MatchState:
     """Store the sheet and status after a change (at ``now``, the change's own time
-    when it has one); the new version."""
+    when it has one); the match as it now is."""
     version = int(state.row["version"]) + 1
     status = status_of(state.game, state.settings, sheet, round_count)
-    save_match(
+    return save_match(
         uow,
         state,
         {
@@ -90,7 +91,6 @@ def _save_match(
         },
         sheet=sheet,
     )
-    return version
 
 
 def _revision(
@@ -169,8 +169,10 @@ def add_round(
         "updated_at": now,
     }
     repository.insert_round(uow.connection, values)
-    version = _save_match(uow, state, sheet, number, now)
-    return RoundWritten(RoundRead.model_validate(round_read(values, cells, sheet)), version)
+    after = _save_match(uow, state, sheet, number, now)
+    written = RoundRead.model_validate(round_read(values, cells, sheet))
+    changes.record(uow, after, "round_entered", round=written.model_dump(mode="json"))
+    return RoundWritten(written, int(after.row["version"]))
 
 
 def _existing(state: MatchState, number: int) -> None:
@@ -216,7 +218,7 @@ def replace_round(
             )
     row = found(repository.get_round(connection, match_id, number), match_id)
     _keep_entered(uow, row)
-    changes = {
+    updates = {
         "type": body.type,
         "input": body.model_dump(mode="json"),
         "points": list(score.points),
@@ -224,12 +226,13 @@ def replace_round(
         "entered_by": request.who.label,
         "updated_at": utcnow(),
     }
-    repository.update_round(connection, row["id"], changes)
+    repository.update_round(connection, row["id"], updates)
     _revision(uow, request, match_id, number, "corrected", body)
-    version = _save_match(uow, state, new.last, state.round_count)
-    cells, after = new.row
-    written = round_read({**row, **changes}, cells, after)
-    return RoundWritten(RoundRead.model_validate(written), version)
+    saved = _save_match(uow, state, new.last, state.round_count)
+    cells, sheet_after = new.row
+    written = RoundRead.model_validate(round_read({**row, **updates}, cells, sheet_after))
+    changes.record(uow, saved, "round_corrected", round=written.model_dump(mode="json"))
+    return RoundWritten(written, int(saved.row["version"]))
 
 
 def delete_round(uow: UnitOfWork, request: WriteRequest, match_id: str, number: int) -> int:
@@ -246,7 +249,9 @@ def delete_round(uow: UnitOfWork, request: WriteRequest, match_id: str, number: 
     _keep_entered(uow, found(repository.get_round(connection, match_id, number), match_id))
     repository.delete_round(connection, match_id, number)
     _revision(uow, request, match_id, number, "removed", None)
-    return _save_match(uow, state, sheet, number - 1)
+    after = _save_match(uow, state, sheet, number - 1)
+    changes.record(uow, after, "round_removed", number=number)
+    return int(after.row["version"])
 
 
 def list_rounds(uow: UnitOfWork, match_id: str, *, after: int, limit: int) -> RoundPage:

@@ -13,6 +13,7 @@ from app.db import repository
 from app.db.database import UnitOfWork
 from app.errors import FieldError, InvalidInput, MatchNotFound, Unauthenticated
 from app.schemas import MatchEventRead, MatchHistory
+from app.services import changes
 from app.services.auth import (
     Principal,
     Role,
@@ -22,7 +23,7 @@ from app.services.auth import (
     new_recovery_code,
     recovery_matches,
 )
-from app.services.state import utcnow
+from app.services.state import MatchState, save_match, utcnow
 from app.services.writes import lock_match
 
 
@@ -36,9 +37,13 @@ class Issued:
 
 
 def _replace(
-    uow: UnitOfWork, match_id: str, role: Role, seat: int | None, by: str, action: str
+    uow: UnitOfWork, state: MatchState, role: Role, seat: int | None, by: str, action: str
 ) -> Issued:
+    """Replace the tokens of ``role`` (and ``seat``) with a new one. The match's version
+    rises (its credentials changed), so live streams see the change in order."""
     connection = uow.connection
+    match_id = state.row["id"]
+    now = utcnow()
     repository.delete_credentials_of(connection, match_id, role.value, seat)
     token, row = new_credential(match_id, role, seat)
     repository.insert_credentials(connection, [row])
@@ -49,9 +54,11 @@ def _replace(
             "action": action,
             "detail": {"role": role.value, "seat": seat},
             "by": by,
-            "recorded_at": utcnow(),
+            "recorded_at": now,
         },
     )
+    after = save_match(uow, state, {"version": state.row["version"] + 1, "updated_at": now})
+    changes.record(uow, after, "token_reissued", role=role.value, seat=seat)
     return Issued(role, seat, token)
 
 
@@ -65,7 +72,7 @@ def reissue(uow: UnitOfWork, who: Principal, match_id: str, role: Role, seat: in
     if role is not Role.PLAYER and seat is not None:
         message = f"a {role.value} token has no seat"
         raise InvalidInput(message, errors=[FieldError(("body", "seat"), message)])
-    return _replace(uow, match_id, role, seat, who.label, "token_reissued")
+    return _replace(uow, state, role, seat, who.label, "token_reissued")
 
 
 def recover_host(uow: UnitOfWork, match_id: str, recovery_code: str) -> tuple[Issued, str]:
@@ -73,12 +80,12 @@ def recover_host(uow: UnitOfWork, match_id: str, recovery_code: str) -> tuple[Is
     (the one used is spent)."""
     if not is_match_id(match_id):  # answered without asking the database
         raise MatchNotFound(f"no match {match_id!r}")
-    match = found(repository.get_match(uow.connection, match_id, for_update=True), match_id)
-    if not recovery_matches(recovery_code, match["recovery_hash"]):
+    state = lock_match(uow, match_id)
+    if not recovery_matches(recovery_code, state.row["recovery_hash"]):
         raise Unauthenticated("the recovery code is not known for this match")
     code, code_hash = new_recovery_code()
     repository.update_match(uow.connection, match_id, {"recovery_hash": code_hash})
-    issued = _replace(uow, match_id, Role.HOST, None, "recovery", "host_token_recovered")
+    issued = _replace(uow, state, Role.HOST, None, "recovery", "host_token_recovered")
     return issued, code
 
 

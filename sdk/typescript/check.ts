@@ -329,3 +329,17 @@ export {
   noCode,
 };
 export type { SheetCsvJson };
+
+// --- The live stream: each event's data is a MatchEvent ------------------------
+
+type MatchEvent = Schemas["MatchEvent"];
+function onMatchEvent(event: MatchEvent): number | null {
+  // The kind a client switches on, and the match to redraw from.
+  const kinds: MatchEvent["kind"][] = ["snapshot", "round_entered", "ended", "resync"];
+  void kinds;
+  return event.match ? event.match.version : null;
+}
+void onMatchEvent;
+// @ts-expect-error: not an event kind
+const badKind: MatchEvent["kind"] = "round_deleted";
+void badKind;

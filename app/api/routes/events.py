@@ -1,0 +1,171 @@
+"""The live table: a match's changes as Server-Sent Events, for any role.
+
+``GET /v1/matches/{id}/events`` answers ``text/event-stream`` (FastAPI's
+``EventSourceResponse``): first a ``snapshot`` of the match (or, for a client that
+sends ``Last-Event-ID`` or ``?after=``, exactly the changes it missed, in order),
+then one event per change, each with the match version as its SSE id. A comment
+every ``HEARTBEAT_S`` seconds keeps proxies from closing an idle stream; the
+``retry`` hint tells a browser how soon to reconnect. The stream closes after the
+match's ``ended`` event, when the token it was opened with is replaced
+(``revoked``), or when it falls behind (``resync``).
+"""
+
+import asyncio
+from collections.abc import AsyncIterable
+from datetime import datetime
+from functools import partial
+from typing import Annotated
+
+from fastapi import APIRouter, Depends, Header, Query, Request
+from fastapi.sse import EventSourceResponse, ServerSentEvent
+
+from app.api.deps import BearerDep, DbDep, ReaderDep, principal_of
+from app.api.problems import responses
+from app.api.strict_json import StrictJSONRoute
+from app.db.database import Database, UnitOfWork
+from app.live import ChangeHub
+from app.schemas import MatchEvent, StreamTicket
+from app.services import streams
+from app.services.auth import Permission, Principal, credential_exists
+
+router = APIRouter(prefix="/v1/matches/{match_id}", tags=["live"], route_class=StrictJSONRoute)
+
+HEARTBEAT_S = 10.0  # a comment line on an idle stream, this often
+RETRY_MS = 3000  # how soon a browser reconnects after a dropped stream
+
+
+async def stream_reader(
+    request: Request,
+    match_id: str,
+    credentials: BearerDep,
+    ticket: Annotated[
+        str | None,
+        Query(max_length=128, description="A stream ticket (for EventSource), instead of a token"),
+    ] = None,
+) -> Principal:
+    """Any role may follow a match: with its bearer token, or a stream ticket."""
+    if ticket is not None:
+        db: Database = request.app.state.db
+        return await db.run(partial(streams.ticket_reader, match_id=match_id, ticket=ticket))
+    token = credentials.credentials if credentials is not None else None
+    return await principal_of(request, token, match_id, Permission.READ)
+
+
+StreamReaderDep = Annotated[Principal, Depends(stream_reader)]
+
+
+def _event(kind: str, version: int, data: dict[str, object]) -> ServerSentEvent:
+    return ServerSentEvent(event=kind, id=str(version), data=data)
+
+
+@router.get(
+    "/events",
+    response_class=EventSourceResponse,
+    name="followMatch",
+    summary="Follow the match live (Server-Sent Events)",
+    # Each event's data is a MatchEvent (app/api/openapi.py says so in the document).
+    responses={200: {"model": MatchEvent}, **responses(401, 403, 404, 422)},
+)
+async def follow_match(
+    who: StreamReaderDep,
+    db: DbDep,
+    request: Request,
+    match_id: str,
+    last_event_id: Annotated[
+        str | None,
+        Header(alias="Last-Event-ID", description="The id of the last event received"),
+    ] = None,
+    after: Annotated[
+        int | None,
+        Query(ge=0, le=2**31 - 1, description="Resume after this match version"),
+    ] = None,
+) -> AsyncIterable[ServerSentEvent]:
+    """A `snapshot` of the match, then one event per change. Resume with
+    `Last-Event-ID` (or `?after=version`): the changes missed are sent once each, in
+    order, or a `snapshot` when they are too old to replay."""
+    hub: ChangeHub = request.app.state.hub
+    start = after
+    if start is None and last_event_id is not None and last_event_id.isdigit():
+        start = int(last_event_id)
+    opened = await db.run(partial(streams.opening, match_id=match_id, after=start))
+    sent = opened.version
+    subscription = await hub.subscribe(match_id, from_version=sent)
+    try:
+        yield ServerSentEvent(comment="following", retry=RETRY_MS)
+        for kind, version, data in opened.events:
+            yield _event(kind, version, data)
+        if opened.ended:
+            return
+        # What landed between the opening read and the subscription.
+        for version, data in await db.run(
+            partial(streams.changes_after, match_id=match_id, after=sent)
+        ):
+            sent = version
+            yield _event(str(data["kind"]), version, data)
+            if data["kind"] == "ended":
+                return
+        while True:
+            if not await _woken(subscription.wake, HEARTBEAT_S):
+                if not await _still_valid(db, who):
+                    yield _event("revoked", sent, {"kind": "revoked", "version": sent})
+                    return
+                yield ServerSentEvent(comment="heartbeat")
+                continue
+            subscription.wake.clear()
+            if subscription.overflowed:
+                if not hub.closed:
+                    yield _event("resync", sent, {"kind": "resync", "version": sent})
+                return
+            while not subscription.queue.empty():
+                version, data = subscription.queue.get_nowait()
+                if version <= sent:
+                    continue
+                sent = version
+                yield _event(str(data["kind"]), version, data)
+                if data["kind"] == "ended":
+                    return
+                if data["kind"] == "token_reissued" and not await _still_valid(db, who):
+                    yield _event("revoked", sent, {"kind": "revoked", "version": sent})
+                    return
+    finally:
+        hub.unsubscribe(subscription)
+
+
+async def _woken(event: asyncio.Event, timeout: float) -> bool:
+    try:
+        await asyncio.wait_for(event.wait(), timeout)
+    except TimeoutError:
+        return False
+    return True
+
+
+async def _still_valid(db: Database, who: Principal) -> bool:
+    if who.credential_id is None:
+        return True
+    return await db.run(partial(credential_exists, credential_id=who.credential_id))
+
+
+@router.post(
+    "/events/tickets",
+    status_code=201,
+    response_model=StreamTicket,
+    name="createStreamTicket",
+    summary="A short-lived ticket to follow the match from a browser",
+    responses=responses(401, 403, 404),
+)
+async def create_stream_ticket(
+    who: ReaderDep, db: DbDep, request: Request, match_id: str
+) -> StreamTicket:
+    """For `new EventSource(url)`, which cannot send an Authorization header: the
+    ticket opens this match's stream for 60 s, with the rights of the token that asked
+    for it, and nothing else. The long-lived token never goes into a URL."""
+
+    def work(uow: UnitOfWork) -> tuple[str, datetime]:
+        return streams.issue_ticket(uow, who)
+
+    ticket, expires_at = await db.run(work, write=True)
+    return StreamTicket(
+        ticket=ticket,
+        expires_at=expires_at,
+        url=f"{request.url.path.removesuffix('/tickets')}?ticket={ticket}",
+    )

@@ -1,0 +1,218 @@
+"""Live streams of matches: one hub per process fans each change out to the streams
+open on it, whichever worker or machine made the change.
+
+- A change is logged in the change's own transaction (``app/services/changes.py``).
+- The hub learns that a match changed: from this process's own commits at once
+  (``Database.on_changed``); from other processes on PostgreSQL by ``LISTEN`` on
+  one connection per process (``pg_notify`` is sent by the writing transaction and
+  delivered when it commits; its payload is the match id only); on SQLite (one
+  machine) by one poller per process over the change log's new rows, every
+  ``SQLITE_POLL_S``.
+- It then reads that match's new changes from the database once, and offers each
+  to every subscription of the match: one read per change per process, however
+  many streams follow the match.
+- A subscription holds at most ``QUEUE_SIZE`` changes. One that cannot keep up is
+  not buffered further: its queue is emptied, it is marked to resync, and its
+  stream sends a ``resync`` event and ends.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from functools import partial
+from typing import Any
+
+import psycopg
+from sqlalchemy.engine import make_url
+
+from app.db import repository
+from app.db.database import Database, UnitOfWork
+from app.services.changes import CHANNEL
+
+logger = logging.getLogger("squarescores.live")
+
+QUEUE_SIZE = 32  # changes a subscription holds before it is cut (told to resync)
+SQLITE_POLL_S = 0.05  # how often a process looks for other processes' changes (SQLite)
+FETCH_BATCH = 100
+RECONNECT_S = 1.0
+
+
+@dataclass(eq=False)
+class Subscription:
+    """One stream's place in the hub: the changes waiting for it, in version order."""
+
+    match_id: str
+    queue: asyncio.Queue[tuple[int, dict[str, Any]]] = field(
+        default_factory=lambda: asyncio.Queue(QUEUE_SIZE)
+    )
+    overflowed: bool = False
+    wake: asyncio.Event = field(default_factory=asyncio.Event)
+
+    def offer(self, version: int, payload: dict[str, Any]) -> None:
+        if self.overflowed:
+            return
+        try:
+            self.queue.put_nowait((version, payload))
+        except asyncio.QueueFull:
+            self.overflowed = True
+            while not self.queue.empty():  # let go of what it could not take
+                self.queue.get_nowait()
+        self.wake.set()
+
+    def close(self) -> None:
+        """Tell the stream to end (the process is shutting down)."""
+        self.overflowed = True
+        self.wake.set()
+
+
+class ChangeHub:
+    """This process's subscriptions, by match, and the watcher that feeds them."""
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+        self.subscriptions: dict[str, set[Subscription]] = {}
+        self.last: dict[str, int] = {}  # the last version offered, per followed match
+        self.dirty: set[str] = set()
+        self.fetching: set[str] = set()
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self.watcher: asyncio.Task[None] | None = None
+        self.closed = False
+
+    async def start(self) -> None:
+        self.loop = asyncio.get_running_loop()
+        self.db.on_changed = self.changed_threadsafe
+        watch = self._poll_sqlite if self.db.is_sqlite else self._listen_postgres
+        self.watcher = asyncio.create_task(watch(), name="squarescores-live-watcher")
+
+    async def stop(self) -> None:
+        self.closed = True
+        self.db.on_changed = None
+        for subscriptions in self.subscriptions.values():
+            for subscription in subscriptions:
+                subscription.close()
+        if self.watcher is not None:
+            self.watcher.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self.watcher
+
+    def open_streams(self) -> int:
+        return sum(len(s) for s in self.subscriptions.values())
+
+    async def subscribe(self, match_id: str, from_version: int) -> Subscription:
+        """Follow a match from ``from_version`` (the version the stream has sent up to)."""
+        subscription = Subscription(match_id)
+        followers = self.subscriptions.setdefault(match_id, set())
+        if not followers:
+            self.last[match_id] = from_version
+        followers.add(subscription)
+        self.poke(match_id)  # a change that landed meanwhile is not missed
+        return subscription
+
+    def unsubscribe(self, subscription: Subscription) -> None:
+        followers = self.subscriptions.get(subscription.match_id)
+        if followers is None:
+            return
+        followers.discard(subscription)
+        if not followers:
+            del self.subscriptions[subscription.match_id]
+            self.last.pop(subscription.match_id, None)
+
+    def changed_threadsafe(self, match_ids: frozenset[str]) -> None:
+        """``Database.on_changed``: may be called from a worker thread."""
+        if self.loop is not None and not self.loop.is_closed():
+            self.loop.call_soon_threadsafe(self.poke_many, match_ids)
+
+    def poke_many(self, match_ids: Iterable[str]) -> None:
+        for match_id in match_ids:
+            self.poke(match_id)
+
+    def poke(self, match_id: str) -> None:
+        """``match_id`` may have changed: read its new changes, if anyone follows it."""
+        if match_id not in self.subscriptions or self.closed:
+            return
+        self.dirty.add(match_id)
+        if match_id not in self.fetching:
+            self.fetching.add(match_id)
+            asyncio.get_running_loop().create_task(self._fetch(match_id))
+
+    async def _fetch(self, match_id: str) -> None:
+        try:
+            while match_id in self.dirty and match_id in self.subscriptions:
+                self.dirty.discard(match_id)
+                while match_id in self.subscriptions:
+                    after = self.last[match_id]
+                    rows = await self.db.run(
+                        partial(_changes_after, match_id=match_id, after=after)
+                    )
+                    for version, payload in rows:
+                        if match_id not in self.last or version <= self.last[match_id]:
+                            continue
+                        self.last[match_id] = version
+                        for subscription in list(self.subscriptions.get(match_id, ())):
+                            subscription.offer(version, payload)
+                    if len(rows) < FETCH_BATCH:
+                        break
+        except Exception:
+            logger.exception("reading the changes of match %s failed", match_id)
+        finally:
+            self.fetching.discard(match_id)
+
+    async def _poll_sqlite(self) -> None:
+        """One machine: look for rows other processes added to the change log (SQLite
+        commits one writer at a time, so the log's ids grow in commit order). A
+        database that is not there yet (or not migrated) is waited for, quietly."""
+        cursor: int | None = None
+        failing = False
+        while True:
+            await asyncio.sleep(SQLITE_POLL_S)
+            try:
+                if cursor is None:
+                    cursor = await self.db.run(
+                        lambda uow: repository.last_change_id(uow.connection)
+                    )
+                    continue
+                rows = await self.db.run(partial(_changed_since, cursor=cursor))
+            except Exception as error:
+                if not failing:
+                    logger.warning("cannot read the change log (retrying): %s", error)
+                failing = True
+                continue
+            failing = False
+            if rows:
+                cursor = rows[-1][0]
+                self.poke_many({row[1] for row in rows})
+
+    async def _listen_postgres(self) -> None:
+        """Every machine: one connection of this process LISTENs; each notification
+        names a match that changed. After a reconnect every followed match is read
+        again, so nothing sent while the connection was down is missed."""
+        url = make_url(str(self.db.engine.url)).set(drivername="postgresql")
+        conninfo = url.render_as_string(hide_password=False)
+        failing = False
+        while True:
+            try:
+                async with await psycopg.AsyncConnection.connect(
+                    conninfo, autocommit=True
+                ) as connection:
+                    await connection.execute(f"LISTEN {CHANNEL}")
+                    failing = False
+                    self.poke_many(list(self.subscriptions))
+                    async for notification in connection.notifies():
+                        self.poke(notification.payload)
+            except (psycopg.Error, OSError) as error:
+                if not failing:
+                    logger.warning("LISTEN connection lost (%s); reconnecting", error)
+                failing = True
+                await asyncio.sleep(RECONNECT_S)
+
+
+def _changes_after(uow: UnitOfWork, match_id: str, after: int) -> Any:
+    return repository.changes_after(uow.connection, match_id, after, limit=FETCH_BATCH)
+
+
+def _changed_since(uow: UnitOfWork, cursor: int) -> Any:
+    return repository.changed_since(uow.connection, cursor, limit=1000)

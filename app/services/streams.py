@@ -1,0 +1,89 @@
+"""What a live stream of a match needs from the database: where it starts (a snapshot,
+or the changes a resuming client missed), and the short-lived tickets browsers use."""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from app.db import repository
+from app.db.database import UnitOfWork
+from app.errors import MatchNotFound, Unauthenticated
+from app.services.auth import Principal, Role, found, is_match_id
+from app.services.state import MatchState, match_read, utcnow
+
+TICKET_TTL = timedelta(seconds=60)
+REPLAY_LIMIT = 256  # at most this many missed changes are replayed; further behind: a snapshot
+
+
+@dataclass(frozen=True, slots=True)
+class Opening:
+    """The first events of a stream, as (event, version, data), and the version sent."""
+
+    events: list[tuple[str, int, dict[str, Any]]]
+    version: int
+    ended: bool
+
+
+def opening(uow: UnitOfWork, match_id: str, after: int | None) -> Opening:
+    """A snapshot of the match; or, for a client that has seen version ``after``, the
+    changes since, once each and in order, when the log still holds them all."""
+    connection = uow.connection
+    match = match_read(MatchState.load(found(repository.get_match(connection, match_id), match_id)))
+    if after is not None and after <= match.version:
+        rows = repository.changes_after(connection, match_id, after, limit=REPLAY_LIMIT)
+        complete = (not rows and after == match.version) or (
+            bool(rows) and rows[0][0] == after + 1 and rows[-1][0] == match.version
+        )
+        if complete:
+            events = [(str(payload["kind"]), int(version), payload) for version, payload in rows]
+            ended = (bool(events) and events[-1][0] == "ended") or match.status == "ended"
+            return Opening(events, match.version, ended)
+    data = {"kind": "snapshot", "version": match.version, "match": match.model_dump(mode="json")}
+    return Opening([("snapshot", match.version, data)], match.version, match.status == "ended")
+
+
+def changes_after(uow: UnitOfWork, match_id: str, after: int) -> Any:
+    return repository.changes_after(uow.connection, match_id, after, limit=REPLAY_LIMIT)
+
+
+def _ticket_id(ticket: str) -> str:
+    return hashlib.sha256(ticket.encode()).hexdigest()
+
+
+def issue_ticket(uow: UnitOfWork, who: Principal) -> tuple[str, datetime]:
+    """A ticket that opens this match's stream, and when it stops doing so. Read-only:
+    no other route takes it. Stored as its hash, bound to the caller's credential."""
+    assert who.credential_id is not None
+    now = utcnow()
+    repository.delete_expired_tickets(uow.connection, now)
+    ticket = secrets.token_urlsafe(32)
+    expires_at = now + TICKET_TTL
+    repository.insert_ticket(
+        uow.connection,
+        {
+            "id": _ticket_id(ticket),
+            "match_id": who.match_id,
+            "credential_id": who.credential_id,
+            "expires_at": expires_at,
+        },
+    )
+    return ticket, expires_at
+
+
+def ticket_reader(uow: UnitOfWork, match_id: str, ticket: str) -> Principal:
+    """The reader a stream ticket stands for, or 401 (unknown, expired, its token
+    re-issued since) / 404 (no such match)."""
+    if not is_match_id(match_id):
+        raise MatchNotFound(f"no match {match_id!r}")
+    found(repository.get_match(uow.connection, match_id), match_id)
+    row = repository.get_ticket(uow.connection, _ticket_id(ticket)) if ticket.isascii() else None
+    if row is None or row["match_id"] != match_id or row["expires_at"] < utcnow():
+        raise Unauthenticated("the stream ticket is not known, or has expired: ask for a new one")
+    credential = repository.get_credential(uow.connection, row["credential_id"])
+    if credential is None:
+        raise Unauthenticated("the token this ticket was issued to has been replaced")
+    return Principal(match_id, Role(credential["role"]), credential["seat"], row["credential_id"])
