@@ -94,7 +94,12 @@ class Database:
             _configure_sqlite(self.engine)
 
     async def run(
-        self, work: Callable[[UnitOfWork], T], *, write: bool = False, long: bool = False
+        self,
+        work: Callable[[UnitOfWork], T],
+        *,
+        write: bool = False,
+        long: bool = False,
+        snapshot: bool = False,
     ) -> T:
         """Run ``work`` in one unit of work and commit it; its result.
 
@@ -102,8 +107,9 @@ class Database:
         writers never deadlock upgrading read locks. ``long=True`` says the unit's
         cost grows with the match (a sheet, a page of rounds, a correction's refold):
         on SQLite it runs in a worker thread too, so it never holds up the loop.
+        ``snapshot=True``: a read of several statements, which must see one state.
         """
-        attempt = partial(self.run_now, work, write=write)
+        attempt = partial(self.run_now, work, write=write, snapshot=snapshot)
         if not self.is_sqlite:
             return await anyio.to_thread.run_sync(attempt, limiter=self.limiter)
         delay = FIRST_RETRY_S
@@ -119,9 +125,11 @@ class Database:
             await asyncio.sleep(delay)
             delay = min(delay * 2, LONGEST_RETRY_S)
 
-    def run_now(self, work: Callable[[UnitOfWork], T], *, write: bool = False) -> T:
+    def run_now(
+        self, work: Callable[[UnitOfWork], T], *, write: bool = False, snapshot: bool = False
+    ) -> T:
         """Run ``work`` in one unit of work in this thread, and commit it."""
-        with self.unit_of_work(write=write) as uow:
+        with self.unit_of_work(write=write, snapshot=snapshot) as uow:
             result = work(uow)
         callbacks = list(uow.callbacks)
         if uow.changed and self.on_changed is not None:
@@ -135,14 +143,25 @@ class Database:
         return result
 
     @contextmanager
-    def unit_of_work(self, *, write: bool = False) -> Iterator[UnitOfWork]:
-        """A transaction, committed when the block ends without error, else rolled back."""
+    def unit_of_work(self, *, write: bool = False, snapshot: bool = False) -> Iterator[UnitOfWork]:
+        """A transaction, committed when the block ends without error, else rolled back.
+
+        A write is a transaction (SQLite: ``BEGIN IMMEDIATE``). A read of several
+        statements (``snapshot=True``) sees one state: a SQLite transaction, or
+        REPEATABLE READ on PostgreSQL. A read of one statement needs neither: it runs
+        without BEGIN and COMMIT (autocommit on PostgreSQL), which on PostgreSQL saves
+        two round trips.
+        """
         with self.engine.connect() as connection:
             if write:
                 connection = connection.execution_options(sqlite_begin="BEGIN IMMEDIATE")
-            elif not self.is_sqlite:
-                # Reads of several statements see one snapshot.
-                connection = connection.execution_options(isolation_level="REPEATABLE READ")
+            elif snapshot:
+                if not self.is_sqlite:
+                    connection = connection.execution_options(isolation_level="REPEATABLE READ")
+            elif self.is_sqlite:
+                connection = connection.execution_options(sqlite_begin=None)
+            else:
+                connection = connection.execution_options(isolation_level="AUTOCOMMIT")
             with connection.begin():
                 yield UnitOfWork(connection)
 
@@ -181,4 +200,7 @@ def _configure_sqlite(engine: Engine) -> None:
 
     @event.listens_for(engine, "begin")
     def on_begin(connection: Connection) -> None:
-        connection.exec_driver_sql(connection.get_execution_options().get("sqlite_begin", "BEGIN"))
+        # None: a one-statement read, which SQLite runs as its own transaction.
+        begin = connection.get_execution_options().get("sqlite_begin", "BEGIN")
+        if begin is not None:
+            connection.exec_driver_sql(begin)

@@ -68,7 +68,7 @@ def test_a_read_unit_of_work_sees_one_state(database_url: str) -> None:
     settings = Settings(database_url=database_url)
     db, writer = Database(settings), Database(settings)
     match_id, host = _new_match(db)
-    with db.unit_of_work() as uow:
+    with db.unit_of_work(snapshot=True) as uow:
         match = repository.get_match(uow.connection, match_id)
         asyncio.run(  # another connection commits a round meanwhile
             writer.run(

@@ -46,7 +46,9 @@ async def stream_reader(
     """Any role may follow a match: with its bearer token, or a stream ticket."""
     if ticket is not None:
         db: Database = request.app.state.db
-        return await db.run(partial(streams.ticket_reader, match_id=match_id, ticket=ticket))
+        return await db.run(
+            partial(streams.ticket_reader, match_id=match_id, ticket=ticket), snapshot=True
+        )
     token = credentials.credentials if credentials is not None else None
     return await principal_of(request, token, match_id, Permission.READ)
 
@@ -87,7 +89,7 @@ async def follow_match(
     start = after
     if start is None and last_event_id is not None and last_event_id.isdigit():
         start = int(last_event_id)
-    opened = await db.run(partial(streams.opening, match_id=match_id, after=start))
+    opened = await db.run(partial(streams.opening, match_id=match_id, after=start), snapshot=True)
     sent = opened.version
     subscription = await hub.subscribe(match_id, from_version=sent)
     try:

@@ -109,7 +109,9 @@ async def list_rounds(
     """The rounds of the match with their input and result, in order; follow `next` (or
     the `Link` header) for the following page."""
     page = await db.run(
-        lambda uow: rounds.list_rounds(uow, match_id, after=after, limit=limit), long=True
+        lambda uow: rounds.list_rounds(uow, match_id, after=after, limit=limit),
+        long=True,
+        snapshot=True,
     )
     if (not_modified := unchanged(if_none_match, page.version)) is not None:
         return not_modified
@@ -138,7 +140,9 @@ async def get_round(
     if_none_match: IfNoneMatchHeader = None,
 ) -> Response:
     """One round with its input and result."""
-    found, version = await db.run(lambda uow: rounds.get_round(uow, match_id, number), long=True)
+    found, version = await db.run(
+        lambda uow: rounds.get_round(uow, match_id, number), long=True, snapshot=True
+    )
     return unchanged(if_none_match, version) or model_response(found, version)
 
 
@@ -157,7 +161,9 @@ async def get_round_history(
     if_none_match: IfNoneMatchHeader = None,
 ) -> Response:
     """Each entry, correction and removal of this round number, who made it and when."""
-    history, version = await db.run(lambda uow: rounds.round_history(uow, match_id, number))
+    history, version = await db.run(
+        lambda uow: rounds.round_history(uow, match_id, number), snapshot=True
+    )
     return unchanged(if_none_match, version) or model_response(history, version)
 
 

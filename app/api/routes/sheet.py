@@ -43,7 +43,9 @@ async def get_sheet(
     if_none_match: IfNoneMatchHeader = None,
 ) -> Response:
     """Headings, a row of cells per round, totals and owed amounts."""
-    result, version = await db.run(lambda uow: sheet.get_sheet(uow, match_id), long=True)
+    result, version = await db.run(
+        lambda uow: sheet.get_sheet(uow, match_id), long=True, snapshot=True
+    )
     wants_csv = _wants_csv(request.headers.get("accept", ""))
     variant = CSV_VARIANT if wants_csv else ""
     if (not_modified := unchanged(if_none_match, version, variant)) is not None:
@@ -73,7 +75,9 @@ async def get_sheet_csv(
     who: ReaderDep, db: DbDep, match_id: str, if_none_match: IfNoneMatchHeader = None
 ) -> Response:
     """A heading row, a row per round, then totals (and owed amounts, in Asszorti)."""
-    result, version = await db.run(lambda uow: sheet.get_sheet(uow, match_id), long=True)
+    result, version = await db.run(
+        lambda uow: sheet.get_sheet(uow, match_id), long=True, snapshot=True
+    )
     if (not_modified := unchanged(if_none_match, version, CSV_VARIANT)) is not None:
         return not_modified
     return _csv(result, version)

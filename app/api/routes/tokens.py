@@ -95,4 +95,4 @@ async def recover_host_token(
 )
 async def get_match_history(who: ReaderDep, db: DbDep, match_id: str) -> MatchHistory:
     """Each token re-issued, and each host token recovered: which, by whom, when."""
-    return await db.run(lambda uow: tokens.history(uow, match_id))
+    return await db.run(lambda uow: tokens.history(uow, match_id), snapshot=True)
