@@ -6,8 +6,9 @@ In the same run, under the same uvicorn flags and the same load, a bare FastAPI 
 (``bench/bare_app.py``) is measured, and every req/s is also given as a ratio to it: the
 ratio is what to compare between runs and machines, since raw req/s swings with CPU steal.
 
-What is measured, per database: each endpoint on its own, a realistic mix (three times,
-which doubles as a memory-leak check), the cost of each operation on a short and on a long
+What is measured, per database: each endpoint on its own at 32 connections, a realistic mix
+(three times, which doubles as a memory-leak check), the same endpoints again at 8
+connections (the latency targets), the cost of each operation on a short and on a long
 match, and on PostgreSQL how POST round scales from one worker to two. Then the resilience
 scenarios (``--no-resilience`` skips them): on PostgreSQL, POST round and GET match with
 the database a few milliseconds away (``bench/latency_proxy.py``); on SQLite, the latency
@@ -87,16 +88,19 @@ PREFILL_TIMEOUT = 600.0
 PREFILL_CONCURRENCY = 16
 PREFILL_CHUNK = 50  # rounds one prefill task posts to one match, in order
 
-# Targets, from the issue "Fast at any match length, and a measured path past one machine".
-TARGET_POST_ROUND = 0.30  # of bare req/s, SQLite, 1 worker, 32 connections
-TARGET_GET_MATCH = 0.50
-TARGET_P99_MS = 50.0
+# Targets, from issue #11 ("One plain, non-blocking core"). Floors: req/s over the bare
+# endpoint's in the same run, 1 worker, 32 connections, per database (PostgreSQL on loopback).
+TARGET_FLOORS: dict[str, dict[str, float]] = {
+    "sqlite": {"post_round": 0.15, "get_match": 0.25},
+    "postgresql": {"post_round": 0.05, "get_match": 0.10},
+}
+TARGET_P99_MS = 50.0  # every endpoint, at P99_CONNECTIONS, every database
+P99_CONNECTIONS = 8  # the latency pass: the endpoints again at this many connections
 FLAT_LOW, FLAT_HIGH = 0.80, 1.25  # long/short req/s for POST round and GET match
 # Per-row cost of the long sheet over the short: linear is 1.0; the same +25% band as
 # FLAT_HIGH allows for the drift of a shared machine (see docs/performance.md).
 TARGET_SHEET_PER_ROW = FLAT_HIGH
 TARGET_CORRECTION = 10.0  # a correction of round 1 of a long match vs a plain POST round
-TARGET_SCALE = 1.25  # PostgreSQL POST round req/s, 2 workers over 1
 TARGET_LEAK = 0.10  # RSS growth between mix runs 2 and 3
 DISTURBED = 0.25  # other processes' CPU, in cores, above which a measurement is unreliable
 
@@ -752,13 +756,16 @@ async def _prefill(url: str, plan: Plan) -> dict[str, list[Match]]:
     async with httpx.AsyncClient(base_url=url, timeout=60.0, limits=limits) as client:
         pools = {
             "main": await _create_matches(client, plan.pool_matches, gate),
+            # the same shape again, for the 8-connection pass: it finds the matches as the
+            # 32-connection rows found theirs, not grown by thousands of POSTs since
+            "low": await _create_matches(client, plan.pool_matches, gate),
             "short": await _create_matches(client, plan.short_matches, gate),
             "sheet": await _create_matches(client, plan.long_matches, gate),
             "long": await _create_matches(client, plan.long_matches, gate),
         }
         await _add_rounds(
             client,
-            [(m, plan.pool_rounds) for m in pools["main"]]
+            [(m, plan.pool_rounds) for m in pools["main"] + pools["low"]]
             + [(m, 1) for m in pools["short"]]
             + [(m, plan.sheet_rows) for m in pools["sheet"]]
             + [(m, plan.long_rounds) for m in pools["long"]],
@@ -848,6 +855,7 @@ class Section:
         self.baseline: Measurement | None = None
         self.endpoints: dict[str, Measurement] = {}
         self.mix_runs: list[Measurement] = []
+        self.low_load: dict[str, Measurement] = {}  # the endpoints at P99_CONNECTIONS
         self.flat: dict[str, Measurement] = {}
         self.flat_checks: list[dict[str, Any]] = []
         self.scale: dict[str, Any] | None = None
@@ -860,6 +868,7 @@ class Section:
         self.stall: dict[str, Any] | None = None
         self.heavy: dict[str, Any] | None = None
         self.app_fingerprint = app_fingerprint()  # the code the servers of this section load
+        self.app_fingerprint_end = self.app_fingerprint  # app/ when the section ended
 
     def endpoint_rows(self) -> list[Measurement]:
         """The per-endpoint measurements in the order the table shows them, every mix run."""
@@ -867,7 +876,7 @@ class Section:
         return [self.endpoints[name] for name in order if name in self.endpoints] + self.mix_runs
 
     def all_measurements(self) -> list[Measurement]:
-        measured = [*self.endpoint_rows(), *self.flat.values()]
+        measured = [*self.endpoint_rows(), *self.low_load.values(), *self.flat.values()]
         if self.scale:
             measured += list(self.scale["measurements"].values())
         if self.latency:
@@ -925,7 +934,8 @@ class Section:
 
 
 def run_section(section: Section) -> None:
-    """Baseline, then every endpoint, the mix, and the flat-cost runs, on one database."""
+    """Baseline, then every endpoint and the mix at 32 connections, the same endpoints at 8,
+    and the flat-cost runs, on one database."""
     plan = section.plan
     progress(f"{section.kind}: baseline, {plan.workers} worker(s)")
     section.baseline = section.baseline_run(plan.workers)
@@ -937,75 +947,88 @@ def run_section(section: Section) -> None:
         k, long_k = plan.pool_rounds, plan.long_rounds
         files = section.pools = {
             "main": write_pool(section.workdir / "main.lua", pools["main"], k),
+            "low": write_pool(section.workdir / "low.lua", pools["low"], k),
             "short": write_pool(section.workdir / "short.lua", pools["short"], 1),
             "sheet": write_pool(section.workdir / "sheet.lua", pools["sheet"], plan.sheet_rows),
             "long": write_pool(section.workdir / "long.lua", pools["long"], long_k),
         }
         main = str(files["main"])
         run_wrk(server.url, "get_match", [main], plan.connections, plan.warmup)  # warm-up
-        measure_ = section.measure
         progress(f"{section.kind}: endpoints, {plan.connections} connections")
-        n = plan.pool_matches
-        endpoints = section.endpoints
-        endpoints["get_match"] = measure_(
-            server,
-            "get_match",
-            f"GET match ({n} x {k} rounds)",
-            "GET /v1/matches/{id}",
-            "get_match",
-            [main],
-            [200],
+        endpoints, section.mix_runs = measure_endpoints(
+            section, server, main, plan.connections, plan.mix_runs
         )
-        endpoints["get_sheet"] = measure_(
-            server,
-            "get_sheet",
-            f"GET sheet ({k} rows)",
-            "GET /v1/matches/{id}/sheet",
-            "get_sheet",
-            [main],
-            [200],
+        section.endpoints = {**endpoints, "mix": section.mix_runs[0]}
+        progress(f"{section.kind}: endpoints, {P99_CONNECTIONS} connections (the p99 targets)")
+        low, (low_mix,) = measure_endpoints(
+            section, server, str(files["low"]), P99_CONNECTIONS, 1, suffix=f"_c{P99_CONNECTIONS}"
         )
-        endpoints["put_round"] = measure_(
-            server,
+        section.low_load = {**low, "mix": low_mix}
+        run_flat(section, server)
+
+
+def measure_endpoints(
+    section: Section,
+    server: Server,
+    pool: str,
+    connections: int,
+    mix_runs: int,
+    *,
+    suffix: str = "",
+) -> tuple[dict[str, Measurement], list[Measurement]]:
+    """Each endpoint on its own, then the mix ``mix_runs`` times, then create match: the
+    endpoints by name, and the mix runs.
+
+    The order matters for the writes: PUT corrects round K while it is still the last
+    round, before POST round adds more. The mix runs are named ``mix_1``, ``mix_2``, ...
+    (``mix`` when there is one); ``suffix`` is added to every name.
+    """
+    plan = section.plan
+    n, k = plan.pool_matches, plan.pool_rounds
+    rows = [
+        ("get_match", f"GET match ({n} x {k} rounds)", "GET /v1/matches/{id}", [pool], [200]),
+        ("get_sheet", f"GET sheet ({k} rows)", "GET /v1/matches/{id}/sheet", [pool], [200]),
+        (
             "put_round",
             f"PUT round {k} (last) correction",
             f"PUT /v1/matches/{{id}}/rounds/{k}",
-            "put_round",
-            [main, str(k)],
+            [pool, str(k)],
             [200],
-        )
-        endpoints["post_round"] = measure_(
+        ),
+        ("post_round", f"POST round ({n} matches)", "POST /v1/matches/{id}/rounds", [pool], [201]),
+    ]
+    measured: dict[str, Measurement] = {}
+
+    def one(
+        name: str, scenario: str, what: str, request: str, args: list[str], ok: list[int]
+    ) -> Measurement:
+        measured[name] = section.measure(
             server,
-            "post_round",
-            f"POST round ({n} matches)",
-            "POST /v1/matches/{id}/rounds",
-            "post_round",
-            [main],
-            [201],
+            name + suffix,
+            what,
+            request,
+            scenario,
+            args,
+            ok,
+            connections=connections,
         )
-        for run in range(1, plan.mix_runs + 1):
-            section.mix_runs.append(
-                measure_(
-                    server,
-                    f"mix_{run}",
-                    f"mix, run {run}/{plan.mix_runs}",
-                    MIX_DESCRIPTION,
-                    "mix",
-                    [main, str(k)],
-                    [200, 201],
-                )
-            )
-        endpoints["mix"] = section.mix_runs[0]
-        endpoints["create_match"] = measure_(
-            server,
-            "create_match",
-            "create match",
-            "POST /v1/matches",
-            "create_match",
-            [],
-            [201],
+        return measured[name]
+
+    for scenario, what, request, args, ok in rows:
+        one(scenario, scenario, what, request, args, ok)
+    mix = [
+        one(
+            f"mix_{run}" if mix_runs > 1 else "mix",
+            "mix",
+            f"mix, run {run}/{mix_runs}" if mix_runs > 1 else "mix",
+            MIX_DESCRIPTION,
+            [pool, str(k)],
+            [200, 201],
         )
-        run_flat(section, server)
+        for run in range(1, mix_runs + 1)
+    ]
+    one("create_match", "create_match", "create match", "POST /v1/matches", [], [201])
+    return {name: m for name, m in measured.items() if not name.startswith("mix")}, mix
 
 
 @dataclass(frozen=True)
@@ -1347,7 +1370,9 @@ def run_latency(section: Section) -> None:
     }
 
 
-def hold_write_lock(path: Path, seconds: float, held: threading.Event, at: dict[str, float]):
+def hold_write_lock(
+    path: Path, seconds: float, held: threading.Event, at: dict[str, float]
+) -> None:
     """Another connection's write transaction: SQLite's write lock, held ``seconds``."""
     db = sqlite3.connect(path, isolation_level=None, timeout=30)
     try:
@@ -1366,7 +1391,7 @@ async def _locked(
     url: str, path: Path, seconds: float, probes: list[Probe], match: Match
 ) -> dict[str, Any]:
     """The probes while the write lock is held, and a POST round sent into the lock."""
-    held, at = threading.Event(), {}
+    held, at = threading.Event(), dict[str, float]()
     holder = threading.Thread(target=hold_write_lock, args=(path, seconds, held, at), daemon=True)
     async with probe_client(url) as client:
         holder.start()
@@ -1561,28 +1586,27 @@ def judge(section: Section) -> None:
         )
 
     endpoints = section.endpoints
-    comparable = plan.workers == 1 and plan.connections == 32
-    if section.kind == "sqlite":
-        note = "" if comparable else " (set for 1 worker, 32 connections)"
-        post, get = endpoints["post_round"].ratio_to_bare, endpoints["get_match"].ratio_to_bare
+    note = "" if plan.workers == 1 and plan.connections == 32 else " (set: 1 worker, 32 conns)"
+    for op, label in (("post_round", "POST round"), ("get_match", "GET match")):
+        floor, ratio = TARGET_FLOORS[section.kind][op], endpoints[op].ratio_to_bare
         target(
-            "POST round / bare" + note,
-            post,
-            f">= {TARGET_POST_ROUND:.2f}",
-            post is not None and post >= TARGET_POST_ROUND,
-            basis=[bare, endpoints["post_round"]],
+            f"{label} / bare, {plan.connections} connections{note}",
+            ratio,
+            f">= {floor:.2f}",
+            ratio is not None and ratio >= floor,
+            basis=[bare, endpoints[op]],
         )
+    low_note = "" if plan.workers == 1 else " (set for 1 worker)"
+    for name, each in section.low_load.items():
+        p99 = each.latency_ms["p99"]
         target(
-            "GET match / bare" + note,
-            get,
-            f">= {TARGET_GET_MATCH:.2f}",
-            get is not None and get >= TARGET_GET_MATCH,
-            basis=[bare, endpoints["get_match"]],
+            f"p99 {name}, {each.connections} connections{low_note}",
+            p99,
+            f"< {TARGET_P99_MS:.0f} ms",
+            p99 < TARGET_P99_MS,
+            "ms",
+            basis=[each],
         )
-        for name, each in endpoints.items():
-            p99 = each.latency_ms["p99"]
-            goal = f"< {TARGET_P99_MS:.0f} ms"
-            target(f"p99 {name}" + note, p99, goal, p99 < TARGET_P99_MS, "ms", basis=[each])
     flat, long_k = section.flat, plan.long_rounds
 
     def both(name: str) -> tuple[float, list[Measurement]]:
@@ -1666,30 +1690,8 @@ def judge(section: Section) -> None:
         "%",
         basis=[],  # memory does not depend on the CPU left over
     )
-    if section.scale is not None:
-        scale = section.scale
-        low, high = scale["workers"]
-        ratio = scale["post_round_ratio"]
-        target(
-            f"PostgreSQL POST round req/s, {high} workers / {low}",
-            ratio,
-            f">= {TARGET_SCALE:.2f} (bare scales {_num(scale['bare_ratio'], 2)} here)",
-            ratio is not None and ratio >= TARGET_SCALE,
-            basis=[
-                scale["measurements"]["post_round_before"],
-                scale["measurements"]["post_round"],
-                scale["measurements"]["post_round_after"],
-                bare,
-                scale["measurements"]["bare"],
-            ],
-        )
-        with_two = (
-            list(scale["measurements"].values())
-            if high != plan.workers
-            else [*section.endpoint_rows(), *section.flat.values()]
-        )
-        clean = all(m.clean for m in with_two)
-        target(f"PostgreSQL, {high} workers: no errors", None, "0 unexpected", clean, basis=[])
+    # The scaling runs (PostgreSQL) are information, not a target since issue #11; their
+    # responses count in the last target, every response as expected.
     if (latency := section.latency) is not None:
         runs = latency["measurements"]
         for op, label in (("post_round", "POST round"), ("get_match", "GET match")):
@@ -1763,6 +1765,19 @@ def table_rows(measurements: list[Measurement], with_db: bool) -> list[str]:
             f"{m.non_2xx:>8}{errors:>9}{_num(m.server_cpu_us_per_request):>11}"
             + (f"{_num(m.db_cpu_us_per_request):>10}" if with_db else "")
             + f"{m.wrk_cores:>7.0%}{m.other_cores:>7.0%}  {_rss_text(m.rss_kib)}{flag}"
+        )
+    return lines
+
+
+def p99_rows(section: Section) -> list[str]:
+    """Each endpoint's p99 at the two connection counts side by side."""
+    low, high = P99_CONNECTIONS, section.plan.connections
+    lines = [f"{'p99 ms':<34}{f'{low} conns':>10}{f'{high} conns':>10}"]
+    for name, each in section.low_load.items():
+        loaded = section.endpoints.get(name)
+        lines.append(
+            f"  {name:<32}{_ms_text(each.latency_ms['p99']):>10}"
+            f"{_ms_text(loaded.latency_ms['p99']) if loaded else '-':>10}"
         )
     return lines
 
@@ -1854,6 +1869,11 @@ def report(section: Section) -> str:
         f"that start at {plan.pool_rounds} rounds:",
         *table_rows([bare, *section.endpoint_rows()], with_db),
         "",
+        f"The same endpoints at {P99_CONNECTIONS} connections (the p99 targets), over another "
+        f"{plan.pool_matches} matches of {plan.pool_rounds} rounds; the mix once:",
+        *table_rows(list(section.low_load.values()), with_db),
+        *p99_rows(section),
+        "",
         "Flat cost with match length: each pair measured A B B A, "
         f"{max(1, plan.duration // 2)} s each; a side's req/s is its two runs together:",
         *table_rows(list(section.flat.values()), with_db),
@@ -1886,7 +1906,7 @@ def report(section: Section) -> str:
             f"POST round {high} workers / {low} (over the mean of the runs around it): "
             f"{_num(scale['post_round_ratio'], 2)} "
             f"(bare: {_num(scale['bare_ratio'], 2)}; wrk and PostgreSQL share the same "
-            f"{CPUS} cores)",
+            f"{CPUS} cores); information, no target",
         ]
     rss = [run.rss_total_kib / 1024 for run in section.mix_runs]
     out += [
@@ -1895,8 +1915,22 @@ def report(section: Section) -> str:
         + ", ".join(f"pid {pid} {kib / 1024:.1f} MiB" for pid, kib in section.final_rss.items()),
         "  after each mix run (all workers): " + " → ".join(f"{v:.1f}" for v in rss) + " MiB",
     ]
+    if section.heavy is not None:
+        memory = section.heavy["connection_memory"]
+        out.append(
+            f"  an open connection: {memory['kib_per_connection']:.1f} KiB "
+            f"({memory['connections']:,} idle keep-alive ones; see Heavy reads)"
+        )
     out += resilience_report(section, with_db)
     measured = [bare, *section.all_measurements()]
+    if section.app_fingerprint_end != section.app_fingerprint:
+        out += [
+            "",
+            f"WARNING: app/ changed while this section ran ({section.app_fingerprint} → "
+            f"{section.app_fingerprint_end}): servers started after the change ran other code "
+            "than those before it, on a database migrated for the first. Rerun on code "
+            "nothing edits meanwhile (a checkout of its own).",
+        ]
     if disturbed := [m for m in measured if m.disturbed]:
         out += [
             "",
@@ -1936,12 +1970,17 @@ def section_json(section: Section) -> dict[str, Any]:
     return {
         "title": section.title,
         "app_fingerprint": section.app_fingerprint,
+        "app_fingerprint_end": section.app_fingerprint_end,
         "workers": plan.workers,
         "connections": plan.connections,
         "duration_s": plan.duration,
         "baseline": section.baseline.to_json(),
         "endpoints": {name: m.to_json() for name, m in section.endpoints.items()},
         "mix": {"description": MIX_DESCRIPTION, "runs": [m.to_json() for m in section.mix_runs]},
+        "low_load": {
+            "connections": P99_CONNECTIONS,
+            "endpoints": {name: m.to_json() for name, m in section.low_load.items()},
+        },
         "flat": {
             "measurements": {name: m.to_json() for name, m in section.flat.items()},
             "checks": section.flat_checks,
@@ -2061,6 +2100,9 @@ def run_database(kind: str, plan: Plan, workdir: Path) -> Section:
             if kind == "sqlite":
                 run_stall(section)
             run_heavy_reads(section)
+    # Each server loads app/ as it is when it starts: an edit meanwhile mixes two versions
+    # of the code in one section (and a new migration is missing from its database).
+    section.app_fingerprint_end = app_fingerprint()
     judge(section)
     return section
 

@@ -2,7 +2,9 @@
 
 A smoke test of the benchmark harness, not of speed: it asserts that the run exits 0
 (every request got the status it should) and that the JSON has a positive req/s for
-every endpoint. No speed target is checked here; docs/performance.md says how to read them.
+every endpoint, at 32 connections and in the 8-connection pass the p99 targets are judged
+on, and that every target was judged. No target has to PASS here; docs/performance.md says
+how to read them.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ import pytest
 from tests.conftest import ROOT
 
 ENDPOINTS = ("create_match", "post_round", "get_match", "get_sheet", "put_round", "mix")
-TIMEOUT = 85  # seconds for the whole quick run; it takes about 30
+TIMEOUT = 85  # seconds for the whole quick run; it takes 50-60 on a 2-core machine
 
 
 def test_quick_bench_measures_every_endpoint(tmp_path: Path) -> None:
@@ -38,7 +40,7 @@ def test_quick_bench_measures_every_endpoint(tmp_path: Path) -> None:
             "sqlite",
             "--duration",
             "1",
-            "--no-resilience",  # they add 20-30 s, most of it a 5,000-round pre-fill
+            "--no-resilience",  # they add about 45 s, most of it a 5,000-round pre-fill
             "--output",
             str(output),
         ],
@@ -59,3 +61,14 @@ def test_quick_bench_measures_every_endpoint(tmp_path: Path) -> None:
         assert measured["unexpected"] == 0, (name, measured["statuses"])
     assert len(sqlite["mix"]["runs"]) == 3
     assert all(run["rss_total_kib"] > 0 for run in sqlite["mix"]["runs"])
+    low_load = sqlite["low_load"]
+    assert low_load["connections"] == 8
+    for name in ENDPOINTS:
+        measured = low_load["endpoints"][name]
+        assert measured["connections"] == 8, name
+        assert measured["rps"] > 0, name
+        assert measured["unexpected"] == 0, (name, measured["statuses"])
+    judged = {target["name"] for target in sqlite["targets"]}
+    assert {"POST round / bare, 32 connections", "GET match / bare, 32 connections"} <= judged
+    assert {f"p99 {name}, 8 connections" for name in ENDPOINTS} <= judged
+    assert all(target["pass"] is not None for target in sqlite["targets"])
