@@ -27,7 +27,6 @@ from functools import partial
 from typing import Any
 
 import psycopg
-from sqlalchemy.engine import make_url
 
 from app.db import repository
 from app.db.database import Database, UnitOfWork
@@ -80,6 +79,7 @@ class ChangeHub:
         self.fetching: set[str] = set()
         self.loop: asyncio.AbstractEventLoop | None = None
         self.watcher: asyncio.Task[None] | None = None
+        self.tasks: set[asyncio.Task[None]] = set()
         self.closed = False
 
     async def start(self) -> None:
@@ -94,10 +94,10 @@ class ChangeHub:
         for subscriptions in self.subscriptions.values():
             for subscription in subscriptions:
                 subscription.close()
-        if self.watcher is not None:
-            self.watcher.cancel()
+        for task in [*self.tasks, *([self.watcher] if self.watcher else [])]:
+            task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
-                await self.watcher
+                await task
 
     def open_streams(self) -> int:
         return sum(len(s) for s in self.subscriptions.values())
@@ -120,6 +120,7 @@ class ChangeHub:
         if not followers:
             del self.subscriptions[subscription.match_id]
             self.last.pop(subscription.match_id, None)
+            self.dirty.discard(subscription.match_id)
 
     def changed_threadsafe(self, match_ids: frozenset[str]) -> None:
         """``Database.on_changed``: may be called from a worker thread."""
@@ -137,7 +138,9 @@ class ChangeHub:
         self.dirty.add(match_id)
         if match_id not in self.fetching:
             self.fetching.add(match_id)
-            asyncio.get_running_loop().create_task(self._fetch(match_id))
+            task = asyncio.get_running_loop().create_task(self._fetch(match_id))
+            self.tasks.add(task)  # a reference, so the task is not collected mid-way
+            task.add_done_callback(self.tasks.discard)
 
     async def _fetch(self, match_id: str) -> None:
         try:
@@ -157,7 +160,8 @@ class ChangeHub:
                     if len(rows) < FETCH_BATCH:
                         break
         except Exception:
-            logger.exception("reading the changes of match %s failed", match_id)
+            logger.exception("reading the changes of match %s failed (retrying)", match_id)
+            asyncio.get_running_loop().call_later(RECONNECT_S, self.poke, match_id)
         finally:
             self.fetching.discard(match_id)
 
@@ -190,13 +194,20 @@ class ChangeHub:
         """Every machine: one connection of this process LISTENs; each notification
         names a match that changed. After a reconnect every followed match is read
         again, so nothing sent while the connection was down is missed."""
-        url = make_url(str(self.db.engine.url)).set(drivername="postgresql")
+        url = self.db.engine.url.set(drivername="postgresql")
         conninfo = url.render_as_string(hide_password=False)
         failing = False
         while True:
             try:
+                # TCP keepalives: a connection a NAT or a failover dropped silently is
+                # noticed in about a minute, and LISTEN starts again.
                 async with await psycopg.AsyncConnection.connect(
-                    conninfo, autocommit=True
+                    conninfo,
+                    autocommit=True,
+                    keepalives=1,
+                    keepalives_idle=30,
+                    keepalives_interval=10,
+                    keepalives_count=3,
                 ) as connection:
                     await connection.execute(f"LISTEN {CHANNEL}")
                     failing = False

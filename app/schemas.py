@@ -327,29 +327,6 @@ class HostRecovery(StrictModel):
     recovery_code: str = Field(min_length=1, max_length=128)
 
 
-class RecoveredHost(Read):
-    """A new host token, and a new recovery code: the one used is spent."""
-
-    model_config = ConfigDict(
-        json_schema_extra={
-            "examples": [
-                {
-                    "host": {
-                        "role": "host",
-                        "seat": None,
-                        "token": "4f1cH7pQ2rS8tUv1.Zq...",
-                        "link": "https://squarescores.example/#/m/4f1c...?t=4f1cH7pQ2rS8tUv1.Zq...",
-                    },
-                    "recovery": "Yt6Lm0...",
-                }
-            ]
-        }
-    )
-
-    host: IssuedToken
-    recovery: str
-
-
 _EVENT_EXAMPLE: dict[str, Any] = {
     "action": "token_reissued",
     "role": "player",

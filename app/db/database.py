@@ -79,7 +79,9 @@ class Database:
         else:
             kwargs["pool_pre_ping"] = True
             kwargs["pool_size"] = settings.database_pool_size
-            kwargs["max_overflow"] = 0
+            # Units of work take at most pool-size connections (the limiter below);
+            # the overflow serves /readyz, which must answer even under full load.
+            kwargs["max_overflow"] = 2
         self.engine: Engine = create_engine(url, **kwargs)
         self.lock_timeout_s = settings.sqlite_busy_timeout_ms / 1000
         # Units in worker threads at once. PostgreSQL: as many as the pool has

@@ -11,7 +11,7 @@ from typing import Any
 
 from app.db import repository
 from app.db.database import UnitOfWork
-from app.errors import MatchNotFound, Unauthenticated
+from app.errors import Forbidden, MatchNotFound, Unauthenticated
 from app.services.auth import Principal, Role, found, is_match_id
 from app.services.state import MatchState, match_read, utcnow
 
@@ -77,12 +77,13 @@ def issue_ticket(uow: UnitOfWork, who: Principal) -> tuple[str, datetime]:
 def ticket_reader(uow: UnitOfWork, match_id: str, ticket: str) -> Principal:
     """The reader a stream ticket stands for, or 401 (unknown, expired, its token
     re-issued since) / 404 (no such match)."""
-    if not is_match_id(match_id):
-        raise MatchNotFound(f"no match {match_id!r}")
-    found(repository.get_match(uow.connection, match_id), match_id)
     row = repository.get_ticket(uow.connection, _ticket_id(ticket)) if ticket.isascii() else None
-    if row is None or row["match_id"] != match_id or row["expires_at"] < utcnow():
+    if row is None or row["expires_at"] < utcnow():
         raise Unauthenticated("the stream ticket is not known, or has expired: ask for a new one")
+    if row["match_id"] != match_id:  # a ticket is for one match (which exists)
+        if not is_match_id(match_id) or repository.get_match(uow.connection, match_id) is None:
+            raise MatchNotFound(f"no match {match_id!r}")
+        raise Forbidden("this ticket is for another match")
     credential = repository.get_credential(uow.connection, row["credential_id"])
     if credential is None:
         raise Unauthenticated("the token this ticket was issued to has been replaced")

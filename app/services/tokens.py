@@ -20,7 +20,6 @@ from app.services.auth import (
     found,
     is_match_id,
     new_credential,
-    new_recovery_code,
     recovery_matches,
 )
 from app.services.state import MatchState, save_match, utcnow
@@ -75,18 +74,16 @@ def reissue(uow: UnitOfWork, who: Principal, match_id: str, role: Role, seat: in
     return _replace(uow, state, role, seat, who.label, "token_reissued")
 
 
-def recover_host(uow: UnitOfWork, match_id: str, recovery_code: str) -> tuple[Issued, str]:
-    """A new host token for the holder of the recovery code, and a new recovery code
-    (the one used is spent)."""
+def recover_host(uow: UnitOfWork, match_id: str, recovery_code: str) -> Issued:
+    """A new host token for the holder of the recovery code. The code stays valid (a
+    retry after a lost answer must not lock the host out): it is the match's master
+    key, kept apart from the tokens."""
     if not is_match_id(match_id):  # answered without asking the database
         raise MatchNotFound(f"no match {match_id!r}")
     state = lock_match(uow, match_id)
     if not recovery_matches(recovery_code, state.row["recovery_hash"]):
         raise Unauthenticated("the recovery code is not known for this match")
-    code, code_hash = new_recovery_code()
-    repository.update_match(uow.connection, match_id, {"recovery_hash": code_hash})
-    issued = _replace(uow, state, Role.HOST, None, "recovery", "host_token_recovered")
-    return issued, code
+    return _replace(uow, state, Role.HOST, None, "recovery", "host_token_recovered")
 
 
 def history(uow: UnitOfWork, match_id: str) -> MatchHistory:

@@ -14,7 +14,7 @@ import asyncio
 from collections.abc import AsyncIterable
 from datetime import datetime
 from functools import partial
-from typing import Annotated
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Header, Query, Request
 from fastapi.sse import EventSourceResponse, ServerSentEvent
@@ -56,6 +56,34 @@ async def stream_reader(
 StreamReaderDep = Annotated[Principal, Depends(stream_reader)]
 
 
+async def stream_opening(
+    who: StreamReaderDep,
+    request: Request,
+    match_id: str,
+    last_event_id: Annotated[
+        str | None,
+        Header(alias="Last-Event-ID", description="The id of the last event received"),
+    ] = None,
+    after: Annotated[
+        int | None,
+        Query(ge=0, le=2**31 - 1, description="Resume after this match version"),
+    ] = None,
+) -> streams.Opening:
+    """Where the stream starts, read before it opens, so that a 404 or a 503 is still
+    an answer of its own (problem+json), not a stream cut short. An id that is not a
+    version this service sends (``Last-Event-ID`` is the client's) starts afresh."""
+    start = after
+    if start is None and last_event_id is not None:
+        text = last_event_id.strip()
+        if text.isascii() and text.isdigit() and len(text) <= 10 and int(text) < 2**31:
+            start = int(text)
+    db: Database = request.app.state.db
+    return await db.run(partial(streams.opening, match_id=match_id, after=start), snapshot=True)
+
+
+OpeningDep = Annotated[streams.Opening, Depends(stream_opening)]
+
+
 def _event(kind: str, version: int, data: dict[str, object]) -> ServerSentEvent:
     return ServerSentEvent(event=kind, id=str(version), data=data)
 
@@ -70,26 +98,15 @@ def _event(kind: str, version: int, data: dict[str, object]) -> ServerSentEvent:
 )
 async def follow_match(
     who: StreamReaderDep,
+    opened: OpeningDep,
     db: DbDep,
     request: Request,
     match_id: str,
-    last_event_id: Annotated[
-        str | None,
-        Header(alias="Last-Event-ID", description="The id of the last event received"),
-    ] = None,
-    after: Annotated[
-        int | None,
-        Query(ge=0, le=2**31 - 1, description="Resume after this match version"),
-    ] = None,
 ) -> AsyncIterable[ServerSentEvent]:
     """A `snapshot` of the match, then one event per change. Resume with
     `Last-Event-ID` (or `?after=version`): the changes missed are sent once each, in
     order, or a `snapshot` when they are too old to replay."""
     hub: ChangeHub = request.app.state.hub
-    start = after
-    if start is None and last_event_id is not None and last_event_id.isdigit():
-        start = int(last_event_id)
-    opened = await db.run(partial(streams.opening, match_id=match_id, after=start), snapshot=True)
     sent = opened.version
     subscription = await hub.subscribe(match_id, from_version=sent)
     try:
@@ -98,15 +115,27 @@ async def follow_match(
             yield _event(kind, version, data)
         if opened.ended:
             return
-        # What landed between the opening read and the subscription.
-        for version, data in await db.run(
-            partial(streams.changes_after, match_id=match_id, after=sent)
+        # What landed between the opening read and the subscription, then what the
+        # hub hands over.
+        missed = partial(streams.changes_after, match_id=match_id, after=sent)
+        pending: list[tuple[int, dict[str, Any]]] = list(await db.run(missed))
+        if any(kind == "token_reissued" for kind, _, _ in opened.events) and not (
+            await _still_valid(db, who)
         ):
-            sent = version
-            yield _event(str(data["kind"]), version, data)
-            if data["kind"] == "ended":
-                return
+            yield _event("revoked", sent, {"kind": "revoked", "version": sent})
+            return
         while True:
+            for version, data in pending:
+                if version <= sent:
+                    continue
+                sent = version
+                yield _event(str(data["kind"]), version, data)
+                if data["kind"] == "ended":
+                    return
+                if data["kind"] == "token_reissued" and not await _still_valid(db, who):
+                    yield _event("revoked", sent, {"kind": "revoked", "version": sent})
+                    return
+            pending = []
             if not await _woken(subscription.wake, HEARTBEAT_S):
                 if not await _still_valid(db, who):
                     yield _event("revoked", sent, {"kind": "revoked", "version": sent})
@@ -119,16 +148,7 @@ async def follow_match(
                     yield _event("resync", sent, {"kind": "resync", "version": sent})
                 return
             while not subscription.queue.empty():
-                version, data = subscription.queue.get_nowait()
-                if version <= sent:
-                    continue
-                sent = version
-                yield _event(str(data["kind"]), version, data)
-                if data["kind"] == "ended":
-                    return
-                if data["kind"] == "token_reissued" and not await _still_valid(db, who):
-                    yield _event("revoked", sent, {"kind": "revoked", "version": sent})
-                    return
+                pending.append(subscription.queue.get_nowait())
     finally:
         hub.unsubscribe(subscription)
 

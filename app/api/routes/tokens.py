@@ -14,7 +14,6 @@ from app.schemas import (
     HostRecovery,
     IssuedToken,
     MatchHistory,
-    RecoveredHost,
     TokenReissue,
     TokenRole,
 )
@@ -62,7 +61,7 @@ async def reissue_token(
 
 @router.post(
     "/recover",
-    response_model=RecoveredHost,
+    response_model=IssuedToken,
     name="recoverHostToken",
     summary="A new host token, with the recovery code shown at creation",
     responses=responses(401, 404, 413, 422),
@@ -75,13 +74,13 @@ async def recover_host_token(
     body: Annotated[HostRecovery, Body()],
 ) -> Response:
     """For a host who lost the host token: send the recovery code (no bearer token).
-    The answer holds a new host token and a new recovery code; the code sent is spent,
-    and the old host token stops working."""
+    The answer is a new host token; the old one stops working. The code stays valid:
+    a retry after a lost answer just issues another host token."""
     base = base_url(request, settings)
 
     def work(uow: UnitOfWork) -> Answer:
-        issued, recovery = tokens.recover_host(uow, match_id, body.recovery_code)
-        return Answer(200, RecoveredHost(host=_issued(issued, base, match_id), recovery=recovery))
+        issued = tokens.recover_host(uow, match_id, body.recovery_code)
+        return Answer(200, _issued(issued, base, match_id))
 
     return await answer_write(db, None, work)
 
