@@ -76,7 +76,12 @@ def _match_create(game_name: str) -> type[StrictModel]:
             None,
         )
     model: type[StrictModel] = create_model(
-        f"{game.title}MatchCreate", __base__=StrictModel, **fields
+        f"{game.title}MatchCreate",
+        __base__=StrictModel,
+        __doc__=f"{game.title}: {game.seat_count} players"
+        + (f" in {game.team_count} teams" if game.team_count else "")
+        + f". Its scoring rules: docs/rules.md, section {game.title}, in the repository.",
+        **fields,
     )
     names = ["Anna", "Bela", "Cili", "Dani", "Ede", "Flora"][: game.seat_count]
     example: dict[str, Any] = {
