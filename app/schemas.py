@@ -234,6 +234,24 @@ _MATCH_EXAMPLE: dict[str, Any] = {
 }
 
 
+class PaymentRead(Read):
+    """One payment of the settlement: seat ``payer`` gives seat ``payee`` ``amount``."""
+
+    model_config = ConfigDict(
+        json_schema_extra={"examples": [{"payer": 0, "payee": 1, "amount": 9}]}
+    )
+
+    payer: int
+    payee: int
+    amount: int
+
+
+SETTLEMENT_DESCRIPTION = (
+    "Who pays whom, in the fewest payments, so that every seat ends at its net "
+    "(totals less owed); null for a game without money (Alkort)"
+)
+
+
 class MatchRead(Read):
     """A match as every client sees it."""
 
@@ -252,6 +270,7 @@ class MatchRead(Read):
     net: list[int] | None
     standings: list[StandingRead]
     winner: WinnerRead | None
+    settlement: list[PaymentRead] | None = Field(None, description=SETTLEMENT_DESCRIPTION)
     version: int
     created_at: datetime
     updated_at: datetime
@@ -547,6 +566,10 @@ class SheetRead(Read):
                     "totals": [0, 18, 0],
                     "owed": [9, 0, 9],
                     "net": [-9, 18, -9],
+                    "settlement": [
+                        {"payer": 0, "payee": 1, "amount": 9},
+                        {"payer": 2, "payee": 1, "amount": 9},
+                    ],
                 }
             ]
         }
@@ -557,6 +580,7 @@ class SheetRead(Read):
     totals: list[int]
     owed: list[int] | None
     net: list[int] | None
+    settlement: list[PaymentRead] | None = Field(None, description=SETTLEMENT_DESCRIPTION)
 
 
 class GameRead(Read):

@@ -210,3 +210,35 @@ def check_player_names(names: Sequence[str], seat_count: int, title: str) -> Non
                 ("players", seat), f"{name!r} is already the name of seat {seen[key]}"
             )
         seen[key] = seat
+
+
+class Payment(NamedTuple):
+    """One payment that settles a sheet: ``payer`` gives ``payee`` ``amount``."""
+
+    payer: int
+    payee: int
+    amount: int
+
+
+def settle(net: Sequence[int]) -> list[Payment]:
+    """Who pays whom, in the fewest payments, so that every seat ends at its net (the
+    nets sum to zero). The largest debt is paid to the largest credit first; each
+    payment clears one side, so there are at most seats - 1 of them.
+
+    >>> settle([-9, 18, -9])
+    [Payment(payer=0, payee=1, amount=9), Payment(payer=2, payee=1, amount=9)]
+    >>> settle([0, 0, 0])
+    []
+    """
+    if sum(net) != 0:
+        raise ValueError(f"nets must sum to zero, got {list(net)}")
+    balance = list(net)
+    payments: list[Payment] = []
+    while any(balance):
+        payer = min(range(len(balance)), key=lambda seat: (balance[seat], seat))
+        payee = max(range(len(balance)), key=lambda seat: (balance[seat], -seat))
+        amount = min(-balance[payer], balance[payee])
+        payments.append(Payment(payer, payee, amount))
+        balance[payer] += amount
+        balance[payee] -= amount
+    return payments

@@ -9,7 +9,7 @@ from typing import Any
 from app.db import repository
 from app.db.database import UnitOfWork
 from app.services.auth import found
-from app.services.state import MatchState, fold
+from app.services.state import MatchState, fold, settlement_of
 
 
 def get_sheet(uow: UnitOfWork, match_id: str) -> tuple[dict[str, Any], int]:
@@ -29,6 +29,7 @@ def get_sheet(uow: UnitOfWork, match_id: str) -> tuple[dict[str, Any], int]:
         "totals": list(sheet.totals),
         "owed": list(sheet.owed) if sheet.owed is not None else None,
         "net": list(sheet.net) if sheet.net is not None else None,
+        "settlement": settlement_of(sheet),
     }
     return result, int(match["version"])
 

@@ -11,7 +11,7 @@ from typing import Any
 from app.db import repository
 from app.db.database import UnitOfWork
 from app.games import GAMES, Game
-from app.games.base import Score, SheetState, StrictModel, dealer
+from app.games.base import Score, SheetState, StrictModel, dealer, settle
 from app.schemas import (
     MatchRead,
     MatchStatus,
@@ -142,12 +142,20 @@ def match_data(state: MatchState) -> dict[str, Any]:
         "winner": (
             {"seats": winner["seats"], "team": winner["team"]} if winner is not None else None
         ),
+        "settlement": settlement_of(sheet),
         "version": row["version"],
         "created_at": row["created_at"],
         "updated_at": row["updated_at"],
         "ended_at": row["ended_at"],
         "ended_by": row["ended_by"],
     }
+
+
+def settlement_of(sheet: SheetState) -> list[dict[str, int]] | None:
+    """Who pays whom to settle the sheet, for a game with money (one with nets)."""
+    if sheet.net is None:
+        return None
+    return [{"payer": p.payer, "payee": p.payee, "amount": p.amount} for p in settle(sheet.net)]
 
 
 def match_read(state: MatchState) -> MatchRead:
