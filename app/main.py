@@ -13,7 +13,7 @@ from fastapi.routing import APIRoute
 from app.api import openapi as openapi_document
 from app.api import problems
 from app.api.limits import BodySizeLimit
-from app.api.routes import docs, events, games, health, matches, rounds, sheet, tokens
+from app.api.routes import docs, events, games, health, matches, rounds, sheet, tokens, web
 from app.db.database import Database
 from app.live import ChangeHub
 from app.observability import REQUEST_ID_HEADER, RequestContext, configure_logging
@@ -85,6 +85,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     for module in (matches, rounds, sheet, tokens, events, games, health):
         app.include_router(module.router)
     docs.install(app)
+    web.install(app)
     app.state.settings = settings
     problems.install(app)
     # Outermost last: every response, errors included, gets CORS headers and a request id.

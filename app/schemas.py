@@ -308,6 +308,15 @@ class TokenRole(StrEnum):
     VIEWER = "viewer"
 
 
+class TokenOwner(Read):
+    """Whom a token stands for."""
+
+    model_config = ConfigDict(json_schema_extra={"examples": [{"role": "player", "seat": 1}]})
+
+    role: TokenRole
+    seat: int | None = Field(description="the seat, for a player's token; null otherwise")
+
+
 class TokenReissue(StrictModel):
     """Which token to re-issue: the host's, the viewers', or one seat's."""
 

@@ -149,3 +149,10 @@ def test_recovering_a_match_that_is_not_there_is_404(table: Table) -> None:
         )
         assert response.status_code == 404
         assert response.json()["code"] == "match_not_found"
+
+
+def test_a_token_says_whom_it_stands_for(table: Table) -> None:
+    assert table.get("/me").json() == {"role": "host", "seat": None}
+    assert table.get("/me", who=2).json() == {"role": "player", "seat": 2}
+    assert table.get("/me", who="viewer").json() == {"role": "viewer", "seat": None}
+    assert table.client.get(table.url + "/me").status_code == 401

@@ -14,6 +14,7 @@ from app.schemas import (
     HostRecovery,
     IssuedToken,
     MatchHistory,
+    TokenOwner,
     TokenReissue,
     TokenRole,
 )
@@ -83,6 +84,19 @@ async def recover_host_token(
         return Answer(200, _issued(issued, base, match_id))
 
     return await answer_write(db, None, work)
+
+
+@router.get(
+    "/me",
+    response_model=TokenOwner,
+    name="getTokenOwner",
+    summary="Whom the token stands for: its role and seat",
+    responses=responses(401, 403, 404),
+)
+async def get_token_owner(who: ReaderDep, match_id: str) -> TokenOwner:
+    """The role (host, player, viewer) and, for a player, the seat of the token sent:
+    what a client opened from a join link needs to show the right controls."""
+    return TokenOwner(role=TokenRole(who.role.value), seat=who.seat)
 
 
 @router.get(

@@ -1,0 +1,61 @@
+// The public API, same origin. Tokens travel only in the Authorization header.
+
+export class ApiError extends Error {
+  constructor(status, problem) {
+    super((problem && (problem.detail || problem.title)) || `HTTP ${status}`);
+    this.status = status;
+    this.problem = problem;
+    this.code = problem && problem.code;
+  }
+}
+
+export class NetworkError extends Error {}
+
+/** A fresh Idempotency-Key (crypto.randomUUID needs a secure context; this does not). */
+export function newKey() {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+export async function request(method, path, { token, body, idempotent = false } = {}) {
+  const headers = { Accept: "application/json" };
+  if (token) headers.Authorization = `Bearer ${token}`;
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  if (idempotent) headers["Idempotency-Key"] = newKey();
+  let response;
+  try {
+    response = await fetch(path, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      cache: "no-store",
+      credentials: "omit",
+    });
+  } catch (error) {
+    throw new NetworkError(String(error));
+  }
+  if (response.status === 204) return null;
+  let data = null;
+  try {
+    data = await response.json();
+  } catch {
+    data = null;
+  }
+  if (!response.ok) throw new ApiError(response.status, data);
+  return data;
+}
+
+const m = (id) => `/v1/matches/${encodeURIComponent(id)}`;
+
+export const api = {
+  createMatch: (body) => request("POST", "/v1/matches", { body, idempotent: true }),
+  getMatch: (id, token) => request("GET", m(id), { token }),
+  getSheet: (id, token) => request("GET", `${m(id)}/sheet`, { token }),
+  createRound: (id, token, body) =>
+    request("POST", `${m(id)}/rounds`, { token, body, idempotent: true }),
+  deleteRound: (id, token, n) => request("DELETE", `${m(id)}/rounds/${n}`, { token }),
+  endMatch: (id, token) => request("POST", `${m(id)}/end`, { token, idempotent: true }),
+  ticket: (id, token) => request("POST", `${m(id)}/events/tickets`, { token }),
+  /** Whom the token stands for: {role: "host" | "player" | "viewer", seat}. */
+  me: (id, token) => request("GET", `${m(id)}/me`, { token }),
+};

@@ -1,0 +1,670 @@
+// SquareScores web page: start a table, open one from a join link, follow its sheet live.
+import { api, ApiError, NetworkError } from "./api.js";
+import { clear, h } from "./dom.js";
+import { language, preferredLanguage, setLanguage, t } from "./i18n.js";
+import { entries, forget, getEntry, saveEntry } from "./store.js";
+
+const view = document.getElementById("view");
+const message = document.getElementById("message");
+const RECONNECT_MS = 3000;
+const ALKORT_POINTS = [1, 5, 6, 7, 8, 9];
+
+let current = null; // the open table's controller, closed when the route changes
+
+// ---- messages --------------------------------------------------------------
+
+function describe(error) {
+  if (error instanceof ApiError) {
+    return error.problem && error.problem.detail
+      ? error.problem.detail
+      : t("error_http", { status: error.status });
+  }
+  if (error instanceof NetworkError) return t("error_network");
+  return String(error && error.message ? error.message : error);
+}
+
+function showError(error) {
+  message.textContent = typeof error === "string" ? error : describe(error);
+  message.className = "message error";
+  message.hidden = false;
+}
+
+function clearMessage() {
+  message.hidden = true;
+  message.textContent = "";
+}
+
+// ---- routing ---------------------------------------------------------------
+
+function parseRoute() {
+  const hash = location.hash.replace(/^#/, "") || "/";
+  const [path, query = ""] = hash.split("?");
+  const match = /^\/m\/([A-Za-z0-9_-]{1,64})(\/links)?$/.exec(path);
+  if (match) {
+    return { name: match[2] ? "links" : "match", id: match[1], params: new URLSearchParams(query) };
+  }
+  return { name: "home" };
+}
+
+function route() {
+  if (current) current.close();
+  current = null;
+  clearMessage();
+  const r = parseRoute();
+  if (r.name === "match" || r.name === "links") {
+    const token = r.params.get("t");
+    if (token) {
+      // A join link: keep the token on this device and take it out of the address bar.
+      const known = getEntry(r.id);
+      const fields = { token };
+      if (!known || known.token !== token) fields.role = null;
+      saveEntry(r.id, fields);
+      history.replaceState(null, "", `${location.pathname}${location.search}#/m/${r.id}`);
+    }
+    if (r.name === "links") return renderLinks(r.id);
+    current = new Table(r.id);
+    return current.open();
+  }
+  return renderHome();
+}
+
+// ---- home: start a table, the tables this device knows ------------------------
+
+function renderHome() {
+  clear(view);
+  view.append(startForm(), tableList());
+}
+
+function startForm() {
+  const names = h("div", { class: "fields" });
+  const teams = h("div", { class: "fields" });
+  const select = h(
+    "select",
+    { id: "game", name: "game" },
+    h("option", { value: "asszorti" }, t("game_asszorti")),
+    h("option", { value: "alkort" }, t("game_alkort")),
+  );
+  const drawNames = () => {
+    const count = select.value === "alkort" ? 4 : 3;
+    const old = [...names.querySelectorAll("input")].map((input) => input.value);
+    clear(names);
+    for (let seat = 0; seat < count; seat += 1) {
+      names.append(
+        h(
+          "label",
+          { class: "field" },
+          h("span", {}, t("player_n", { n: seat + 1 })),
+          h("input", {
+            name: `player${seat}`,
+            class: "player-name",
+            maxlength: "40",
+            autocomplete: "off",
+            required: true,
+            value: old[seat] || "",
+          }),
+        ),
+      );
+    }
+    clear(teams);
+    if (select.value === "alkort") {
+      for (let team = 0; team < 2; team += 1) {
+        teams.append(
+          h(
+            "label",
+            { class: "field" },
+            h("span", {}, t("team_n", { n: team + 1 })),
+            h("input", { name: `team${team}`, class: "team-name", maxlength: "40" }),
+          ),
+        );
+      }
+    }
+  };
+  select.addEventListener("change", drawNames);
+  drawNames();
+  const button = h("button", { type: "submit", class: "primary", id: "create" }, t("create"));
+  const form = h(
+    "form",
+    { class: "card", id: "start" },
+    h("h1", {}, t("start_title")),
+    h("label", { class: "field" }, h("span", {}, t("game")), select),
+    names,
+    teams,
+    button,
+  );
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    clearMessage();
+    const players = [...names.querySelectorAll("input")].map((input) => input.value.trim());
+    if (players.some((name) => !name)) return showError(t("error_names"));
+    const body = { game: select.value, players };
+    if (select.value === "alkort") {
+      const teamNames = [...teams.querySelectorAll("input")].map((input) => input.value.trim());
+      if (teamNames.every(Boolean)) body.team_names = teamNames;
+    }
+    button.disabled = true;
+    button.textContent = t("creating");
+    try {
+      const match = await api.createMatch(body);
+      saveEntry(match.id, {
+        token: match.tokens.host,
+        role: "host",
+        game: match.game,
+        label: labelOf(match),
+        links: match.tokens.links,
+      });
+      location.hash = `#/m/${match.id}/links`;
+    } catch (error) {
+      showError(error);
+      button.disabled = false;
+      button.textContent = t("create");
+    }
+  });
+  return form;
+}
+
+function labelOf(match) {
+  return match.players.map((player) => player.name).join(", ");
+}
+
+function roleText(role) {
+  return t(role ? `role_${role}` : "role_unknown");
+}
+
+function tableList() {
+  const known = entries();
+  const list = h("ul", { class: "tables" });
+  for (const entry of known) {
+    list.append(
+      h(
+        "li",
+        {},
+        h("a", { href: `#/m/${entry.id}` }, entry.label || entry.id),
+        h("span", { class: "muted" }, ` · ${entry.game || ""} · ${roleText(entry.role)} `),
+        h(
+          "button",
+          {
+            type: "button",
+            class: "link",
+            onclick: () => {
+              forget(entry.id);
+              renderHome();
+            },
+          },
+          t("forget"),
+        ),
+      ),
+    );
+  }
+  return h(
+    "section",
+    { class: "card" },
+    h("h2", {}, t("your_tables")),
+    known.length ? list : h("p", { class: "muted" }, t("no_tables")),
+  );
+}
+
+// ---- join links (host) ------------------------------------------------------
+
+function linksSection(id, entry, players, { collapsed = false } = {}) {
+  const links = entry && entry.links;
+  if (!links) return null;
+  const item = (text, href, role, seat) =>
+    h(
+      "li",
+      {},
+      h("span", { class: "link-label" }, text),
+      h(
+        "a",
+        { href, class: "join-link", dataset: { role, seat: seat === undefined ? "" : String(seat) } },
+        href,
+      ),
+    );
+  return h(
+    collapsed ? "details" : "section",
+    { class: "card", id: "links" },
+    collapsed ? h("summary", {}, t("links_title")) : h("h2", {}, t("links_title")),
+    h("p", { class: "muted" }, t("links_hint")),
+    h(
+      "ul",
+      { class: "links" },
+      item(t("link_host"), links.host, "host"),
+      links.players.map((href, seat) =>
+        item(
+          t("link_player", { name: players ? players[seat] : seat + 1 }),
+          href,
+          "player",
+          seat,
+        ),
+      ),
+      item(t("link_viewer"), links.viewer, "viewer"),
+    ),
+  );
+}
+
+function renderLinks(id) {
+  const entry = getEntry(id);
+  clear(view);
+  const players = entry && entry.label ? entry.label.split(", ") : null;
+  view.append(
+    linksSection(id, entry, players) || h("p", { class: "card" }, t("no_token")),
+    h("p", {}, h("a", { href: `#/m/${id}`, class: "button primary", id: "open-sheet" }, t("open_sheet"))),
+  );
+}
+
+// ---- a table: its sheet, live, and the write controls --------------------------
+
+class Table {
+  constructor(id) {
+    this.id = id;
+    this.entry = getEntry(id);
+    this.match = null;
+    this.sheet = null;
+    this.source = null;
+    this.retry = null;
+    this.closed = false;
+    this.refreshing = null;
+    this.again = false;
+    this.endArmed = null;
+    this.typed = []; // amounts being typed, kept when the sheet is redrawn
+    this.root = h("div", { class: "table-view" });
+    this.status = h("p", { class: "status" });
+    this.live = h("span", { class: "live off", id: "live" }, t("live_off"));
+    this.sheetBox = h("div", { class: "sheet-box" });
+    this.controls = h("div", { class: "controls" });
+  }
+
+  get token() {
+    return this.entry && this.entry.token;
+  }
+
+  async open() {
+    clear(view);
+    if (!this.token) {
+      view.append(
+        h("p", { class: "card" }, t("no_token")),
+        h("p", {}, h("a", { href: "#/" }, t("back_home"))),
+      );
+      return;
+    }
+    this.root.append(
+      h("nav", { class: "crumbs" }, h("a", { href: "#/" }, t("back_home")), this.live),
+      this.status,
+      this.sheetBox,
+      this.controls,
+    );
+    view.append(this.root);
+    this.sheetBox.append(h("p", { class: "muted" }, t("loading")));
+    try {
+      if (!this.entry.role) {
+        const me = await api.me(this.id, this.token);
+        this.entry = saveEntry(this.id, { role: me.role, seat: me.seat });
+      }
+      await this.refresh();
+    } catch (error) {
+      showError(error);
+      return;
+    }
+    if (this.closed) return;
+    if (this.entry.role === "host" && this.entry.links) {
+      this.root.append(
+        linksSection(
+          this.id,
+          this.entry,
+          this.match.players.map((player) => player.name),
+          { collapsed: true },
+        ),
+      );
+    }
+    this.connect();
+  }
+
+  close() {
+    this.closed = true;
+    if (this.source) this.source.close();
+    this.source = null;
+    clearTimeout(this.retry);
+    clearTimeout(this.endArmed);
+  }
+
+  // Re-read the match and its sheet; calls while one runs are folded into one more.
+  async refresh() {
+    if (this.refreshing) {
+      this.again = true;
+      return this.refreshing;
+    }
+    this.refreshing = (async () => {
+      do {
+        this.again = false;
+        const [match, sheet] = await Promise.all([
+          api.getMatch(this.id, this.token),
+          api.getSheet(this.id, this.token),
+        ]);
+        if (this.closed) return;
+        this.match = match;
+        this.sheet = sheet;
+        this.entry = saveEntry(this.id, { game: match.game, label: labelOf(match) });
+        this.draw();
+      } while (this.again && !this.closed);
+    })();
+    try {
+      await this.refreshing;
+    } finally {
+      this.refreshing = null;
+    }
+  }
+
+  refreshQuietly() {
+    this.refresh().catch(showError);
+  }
+
+  async connect() {
+    if (this.closed) return;
+    try {
+      const { url } = await api.ticket(this.id, this.token);
+      if (this.closed) return;
+      const source = new EventSource(url);
+      this.source = source;
+      const changed = () => this.refreshQuietly();
+      for (const kind of ["snapshot", "round_entered", "round_corrected", "round_removed", "match_updated", "token_reissued"]) {
+        source.addEventListener(kind, changed);
+      }
+      source.addEventListener("open", () => this.setLive(true));
+      source.addEventListener("ended", () => {
+        changed();
+        this.stopStream({ finished: true });
+      });
+      source.addEventListener("revoked", () => {
+        this.stopStream({ finished: true });
+        showError(t("revoked"));
+      });
+      source.addEventListener("resync", () => this.reconnect());
+      source.onerror = () => this.reconnect();
+    } catch (error) {
+      if (error instanceof ApiError && [401, 403, 404].includes(error.status)) {
+        showError(error);
+        return;
+      }
+      this.reconnect();
+    }
+  }
+
+  stopStream({ finished = false } = {}) {
+    if (this.source) this.source.close();
+    this.source = null;
+    this.setLive(false);
+    this.live.hidden = finished; // nothing more will come: no "reconnecting"
+  }
+
+  reconnect() {
+    const ended = Boolean(this.match && this.match.status === "ended");
+    this.stopStream({ finished: ended });
+    if (this.closed || ended) return;
+    clearTimeout(this.retry);
+    this.retry = setTimeout(() => {
+      this.refreshQuietly(); // catch up on what the gap missed
+      this.connect();
+    }, RECONNECT_MS);
+  }
+
+  setLive(on) {
+    this.live.className = on ? "live on" : "live off";
+    this.live.textContent = on ? t("live_on") : t("live_off");
+  }
+
+  get canWrite() {
+    return this.entry.role === "host" || this.entry.role === "player";
+  }
+
+  names() {
+    return this.match.players.map((player) => player.name);
+  }
+
+  // ---- drawing ----
+
+  draw() {
+    this.drawStatus();
+    this.drawSheet();
+    this.drawControls();
+  }
+
+  drawStatus() {
+    const match = this.match;
+    const names = this.names();
+    const parts = [h("strong", {}, t(`status_${match.status}`)), " · ", t("round_count", { n: match.round_count })];
+    if (match.status === "in_progress") {
+      parts.push(" · ", t("next_dealer", { name: names[match.next_dealer] }));
+    }
+    if (match.status !== "in_progress") {
+      if (match.winner) {
+        const winners =
+          match.winner.team !== null && match.winner.team !== undefined
+            ? [this.sheet.columns[match.winner.team]]
+            : (match.winner.seats || []).map((seat) => names[seat]);
+        parts.push(" · ", t("winner", { names: winners.join(", ") }));
+      } else {
+        parts.push(" · ", t("no_winner"));
+      }
+    }
+    clear(this.status).append(...parts);
+    this.status.className = `status ${match.status}`;
+  }
+
+  drawSheet() {
+    const sheet = this.sheet;
+    const head = h(
+      "tr",
+      {},
+      h("th", { scope: "col" }, t("col_round")),
+      sheet.columns.map((name) => h("th", { scope: "col" }, name)),
+    );
+    const body = h("tbody", {});
+    for (const row of sheet.rows) {
+      body.append(
+        h(
+          "tr",
+          { dataset: { round: String(row.number) } },
+          h("th", { scope: "row" }, String(row.number)),
+          row.cells.map((cell, index) =>
+            h(
+              "td",
+              { class: row.net && row.net[index] < 0 ? "loss" : undefined },
+              String(cell),
+            ),
+          ),
+        ),
+      );
+    }
+    const foot = h(
+      "tfoot",
+      {},
+      h(
+        "tr",
+        { class: "totals" },
+        h("th", { scope: "row" }, t("total")),
+        sheet.totals.map((total) => h("td", {}, String(total))),
+      ),
+      sheet.owed
+        ? h(
+            "tr",
+            { class: "owed" },
+            h("th", { scope: "row" }, t("owed")),
+            sheet.owed.map((owed) => h("td", {}, String(owed))),
+          )
+        : null,
+    );
+    clear(this.sheetBox).append(
+      h("table", { class: "sheet", id: "sheet" }, h("thead", {}, head), body, foot),
+    );
+    if (!sheet.rows.length) this.sheetBox.append(h("p", { class: "muted" }, t("no_rounds")));
+  }
+
+  drawControls() {
+    clear(this.controls);
+    const match = this.match;
+    if (!this.canWrite) {
+      this.controls.append(h("p", { class: "muted", id: "viewer-note" }, t("viewer_note")));
+      return;
+    }
+    if (match.status === "ended") return;
+    if (match.status === "in_progress") {
+      this.controls.append(match.game === "alkort" ? this.pointsForm() : this.amountsForm());
+    }
+    const actions = h("div", { class: "actions" });
+    if (match.round_count > 0) {
+      actions.append(
+        h(
+          "button",
+          { type: "button", id: "undo", onclick: () => this.undo(match.round_count) },
+          t("undo", { n: match.round_count }),
+        ),
+      );
+    }
+    const end = h("button", { type: "button", id: "end", class: "danger" }, t("end_match"));
+    end.addEventListener("click", () => {
+      if (!end.classList.contains("armed")) {
+        end.classList.add("armed");
+        end.textContent = t("end_confirm");
+        this.endArmed = setTimeout(() => {
+          end.classList.remove("armed");
+          end.textContent = t("end_match");
+        }, 4000);
+        return;
+      }
+      clearTimeout(this.endArmed);
+      this.write(() => api.endMatch(this.id, this.token));
+    });
+    actions.append(end);
+    this.controls.append(actions);
+  }
+
+  amountsForm() {
+    const names = this.names();
+    const manual = new Set();
+    const inputs = names.map((name, seat) =>
+      h("input", {
+        value: this.typed[seat] || "",
+        type: "number",
+        inputmode: "numeric",
+        step: "1",
+        name: `amount${seat}`,
+        class: "amount",
+        "aria-label": t("amount_for", { name }),
+      }),
+    );
+    inputs.forEach((input, seat) => {
+      input.addEventListener("input", () => {
+        manual.add(seat);
+        this.typed = inputs.map((each) => each.value);
+        const value = Number(input.value);
+        // One amount typed: fill the others in, a hand being +2X against -X, -X.
+        if (manual.size === 1 && input.value !== "" && Number.isInteger(value) && value % 2 === 0) {
+          inputs.forEach((other, index) => {
+            if (index !== seat) other.value = String(-value / 2);
+          });
+          this.typed = inputs.map((each) => each.value);
+        }
+      });
+    });
+    const form = h(
+      "form",
+      { class: "card entry", id: "amounts" },
+      h("h2", {}, t("enter_round")),
+      h("p", { class: "muted" }, t("amounts_hint")),
+      h(
+        "div",
+        { class: "amounts" },
+        names.map((name, seat) => h("label", { class: "field" }, h("span", {}, name), inputs[seat])),
+      ),
+      h("button", { type: "submit", class: "primary", id: "add-round" }, t("add_round")),
+    );
+    form.addEventListener("submit", (event) => {
+      event.preventDefault();
+      const amounts = inputs.map((input) => Number(input.value));
+      if (inputs.some((input) => input.value.trim() === "") || !amounts.every(Number.isInteger)) {
+        showError(t("error_amounts"));
+        return;
+      }
+      this.write(async () => {
+        await api.createRound(this.id, this.token, { type: "asszorti_amounts", amounts });
+        this.typed = [];
+      });
+    });
+    return form;
+  }
+
+  pointsForm() {
+    const rows = this.sheet.columns.map((teamName, team) =>
+      h(
+        "div",
+        { class: "points-row" },
+        h("span", { class: "team-name" }, teamName),
+        h(
+          "div",
+          { class: "points" },
+          ALKORT_POINTS.map((points) =>
+            h(
+              "button",
+              {
+                type: "button",
+                class: "point",
+                dataset: { team: String(team), points: String(points) },
+                "aria-label": t("points_for", { team: teamName, points }),
+                onclick: () =>
+                  this.write(() =>
+                    api.createRound(this.id, this.token, { type: "alkort_points", team, points }),
+                  ),
+              },
+              `+${points}`,
+            ),
+          ),
+        ),
+      ),
+    );
+    return h(
+      "div",
+      { class: "card entry", id: "points" },
+      h("h2", {}, t("enter_round")),
+      h("p", { class: "muted" }, t("points_hint")),
+      rows,
+    );
+  }
+
+  undo(number) {
+    this.write(() => api.deleteRound(this.id, this.token, number));
+  }
+
+  async write(action) {
+    clearMessage();
+    for (const button of this.controls.querySelectorAll("button")) button.disabled = true;
+    try {
+      await action();
+    } catch (error) {
+      showError(error);
+      if (!(error instanceof ApiError && error.status === 409)) {
+        for (const button of this.controls.querySelectorAll("button")) button.disabled = false;
+        return;
+      }
+    }
+    try {
+      await this.refresh();
+    } catch (error) {
+      showError(error);
+    }
+  }
+}
+
+// ---- start ------------------------------------------------------------------
+
+async function start() {
+  const select = document.getElementById("lang");
+  await setLanguage(preferredLanguage());
+  select.value = language();
+  select.addEventListener("change", async () => {
+    await setLanguage(select.value, { remember: true });
+    route();
+  });
+  window.addEventListener("hashchange", route);
+  route();
+}
+
+start().catch(showError);

@@ -1,0 +1,38 @@
+// Strings come from /app/i18n/{lang}.json (same keys in every language).
+export const LANGUAGES = ["en", "hu"];
+const STORAGE_KEY = "squarescores.lang";
+
+let current = "en";
+let strings = {};
+
+export function preferredLanguage() {
+  const saved = localStorage.getItem(STORAGE_KEY);
+  if (LANGUAGES.includes(saved)) return saved;
+  for (const tag of navigator.languages || [navigator.language || "en"]) {
+    const base = String(tag).toLowerCase().split("-")[0];
+    if (LANGUAGES.includes(base)) return base;
+  }
+  return "en";
+}
+
+export async function setLanguage(lang, { remember = false } = {}) {
+  if (!LANGUAGES.includes(lang)) lang = "en";
+  const response = await fetch(`/app/i18n/${lang}.json`);
+  strings = await response.json();
+  current = lang;
+  document.documentElement.lang = lang;
+  if (remember) localStorage.setItem(STORAGE_KEY, lang);
+  for (const el of document.querySelectorAll("[data-i18n]")) el.textContent = t(el.dataset.i18n);
+}
+
+export function language() {
+  return current;
+}
+
+/** The string for key, with {name} placeholders filled in (as text, never markup). */
+export function t(key, vars = {}) {
+  const template = Object.hasOwn(strings, key) ? strings[key] : key;
+  return template.replace(/\{(\w+)\}/g, (whole, name) =>
+    Object.hasOwn(vars, name) ? String(vars[name]) : whole,
+  );
+}

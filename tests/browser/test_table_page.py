@@ -1,0 +1,329 @@
+"""The web page at / (app/web): start a table, join it from a link, follow the sheet live.
+
+As in ``test_docs_pages.py``: a real ``uvicorn app.main:app`` (``tests/live.py``)
+serves the page, headless Chromium (Debian's ``chromium``, driven by Playwright, no
+browser download) opens it as phones would, and every request that tries to leave
+the server's origin is aborted and recorded.
+
+Skipped when /usr/bin/chromium is missing, except under CI (``CI=true``), where that
+fails the run.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from playwright.sync_api import Browser, Dialog, Page, Route, expect, sync_playwright
+
+from app.api.routes.web import CONTENT_SECURITY_POLICY
+from tests.conftest import ROOT, migrate
+from tests.live import LiveServer
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+RENDER_TIMEOUT_MS = 30_000
+LIVE_TIMEOUT_MS = 2_000  # another phone's change must show within this, without reload
+PHONE = {"width": 360, "height": 740}
+WEB = ROOT / "app" / "web"
+XSS_NAME = "<img src=x onerror=alert(1)>"
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    if not CHROMIUM.exists():
+        if os.environ.get("CI"):
+            pytest.fail(f"{CHROMIUM} is required under CI (apt-get install chromium)")
+        pytest.skip(f"{CHROMIUM} not installed (apt-get install chromium)")
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    url = f"sqlite:///{tmp_path_factory.mktemp('web') / 'web.db'}"
+    migrate(url)
+    with LiveServer(url, workers=1) as live:
+        yield live
+
+
+class Phone:
+    """A browser context of its own (its own localStorage) at phone width, kept offline:
+    requests outside ``origin`` are aborted and recorded, as are page errors and dialogs."""
+
+    def __init__(self, browser: Browser, origin: str, locale: str = "en-US") -> None:
+        self.origin = origin
+        self.context = browser.new_context(
+            service_workers="block", viewport=PHONE, locale=locale, is_mobile=True
+        )
+        self.context.set_default_timeout(RENDER_TIMEOUT_MS)
+        self.left: list[str] = []
+        self.errors: list[str] = []
+        self.dialogs: list[str] = []
+        self.context.route("**/*", self._route)
+        self.page: Page = self.context.new_page()
+        self.page.on("pageerror", lambda error: self.errors.append(str(error)))
+        self.page.on("dialog", self._dialog)
+
+    def _route(self, route: Route) -> None:
+        if route.request.url.startswith(self.origin + "/"):
+            route.continue_()
+        else:
+            self.left.append(route.request.url)
+            route.abort()
+
+    def _dialog(self, dialog: Dialog) -> None:
+        self.dialogs.append(dialog.message)
+        dialog.dismiss()
+
+    def open(self, url: str) -> Page:
+        response = self.page.goto(url if url.startswith("http") else self.origin + url)
+        assert response is not None and response.status == 200, url
+        return self.page
+
+    def check_clean(self) -> None:
+        assert self.left == [], "requests left the origin"
+        assert self.errors == [], "uncaught errors in the page"
+        assert self.dialogs == [], "dialogs opened"
+
+    def close(self) -> None:
+        self.context.close()
+
+
+@pytest.fixture
+def phones(browser: Browser, server: LiveServer) -> Iterator[list[Phone]]:
+    opened: list[Phone] = []
+    yield opened
+    for phone in opened:
+        phone.close()
+
+
+def new_phone(phones: list[Phone], browser: Browser, server: LiveServer, **kwargs: Any) -> Phone:
+    phone = Phone(browser, server.url, **kwargs)
+    phones.append(phone)
+    return phone
+
+
+def create_via_page(page: Page, players: list[str]) -> None:
+    """Start an Asszorti table on the page; it lands on the join links."""
+    page.wait_for_selector("#start")
+    page.select_option("#game", "asszorti")
+    names = page.locator("input.player-name")
+    assert names.count() == 3
+    for seat, name in enumerate(players):
+        names.nth(seat).fill(name)
+    page.click("#create")
+    page.wait_for_selector("#links")
+
+
+def rows(page: Page) -> list[list[str]]:
+    return [
+        [cell.strip() for cell in row.locator("th, td").all_inner_texts()]
+        for row in page.locator("#sheet tbody tr").all()
+    ]
+
+
+def test_a_round_entered_on_one_phone_shows_on_the_other(
+    browser: Browser, server: LiveServer, phones: list[Phone], tmp_path: Path
+) -> None:
+    host = new_phone(phones, browser, server)
+    page = host.open("/")
+    create_via_page(page, ["Anna", "Berta", "Csaba"])
+    link = page.locator('a.join-link[data-role="player"][data-seat="0"]')
+    href = link.get_attribute("href")
+    assert href is not None and href.startswith(server.url + "/#/m/") and "?t=" in href
+    assert link.inner_text() == href  # a text link (no QR code in this slice)
+    assert page.locator("a.join-link").count() == 5  # host, three players, viewer
+    page.click("#open-sheet")
+    page.wait_for_selector("#live.on")
+    assert page.locator("#sheet thead th").all_inner_texts()[1:] == ["Anna", "Berta", "Csaba"]
+
+    player = new_phone(phones, browser, server)
+    theirs = player.open(href)
+    theirs.wait_for_selector("#amounts")
+    assert "?t=" not in theirs.url  # the token left the address bar...
+    match_id = href.split("#/m/")[1].split("?")[0]
+    assert theirs.url.endswith(f"#/m/{match_id}")
+    stored = json.loads(theirs.evaluate("localStorage.getItem('squarescores.matches')"))
+    assert stored[match_id]["token"] == href.split("?t=")[1]  # ...into localStorage
+    assert stored[match_id]["role"] == "player"
+
+    theirs.fill('input[name="amount0"]', "18")
+    theirs.fill('input[name="amount1"]', "-9")
+    theirs.fill('input[name="amount2"]', "-9")
+    theirs.click("#add-round")
+    page.wait_for_selector('#sheet tbody tr[data-round="1"]', timeout=LIVE_TIMEOUT_MS)
+    assert rows(page) == [["1", "18", "0", "0"]]
+    assert page.locator("#sheet tfoot tr.owed td").all_inner_texts() == ["0", "9", "9"]
+    assert page.locator("#undo").is_visible()
+
+    page.screenshot(path=str(tmp_path / "sheet-360.png"), full_page=True)
+    assert (tmp_path / "sheet-360.png").stat().st_size > 0
+
+    theirs.wait_for_selector("#undo")
+    theirs.click("#undo")
+    page.wait_for_selector("#sheet tbody tr", state="detached", timeout=LIVE_TIMEOUT_MS)
+    assert rows(page) == []
+    assert page.locator("#sheet tfoot tr.totals td").all_inner_texts() == ["0", "0", "0"]
+
+    host.check_clean()
+    player.check_clean()
+
+
+def test_names_are_text_and_the_page_is_locked_down(
+    browser: Browser, server: LiveServer, phones: list[Phone]
+) -> None:
+    host = new_phone(phones, browser, server)
+    page = host.open("/")
+    create_via_page(page, [XSS_NAME, "Berta", "Csaba"])
+    assert page.locator("#links .link-label").nth(1).inner_text().endswith(XSS_NAME)
+    page.click("#open-sheet")
+    page.wait_for_selector("#sheet")
+    assert page.locator("#sheet thead th").nth(1).inner_text() == XSS_NAME
+    assert page.locator('label.field span:text-is("' + XSS_NAME + '")').count() == 1
+    assert page.locator("main img").count() == 0
+    page.wait_for_timeout(300)  # an onerror handler would have fired by now
+    host.check_clean()
+
+    for path in ("/", "/app/app.js", "/app/app.css", "/app/i18n/hu.json"):
+        response = httpx.get(server.url + path, timeout=10)
+        assert response.status_code == 200, path
+        assert response.headers["content-security-policy"] == CONTENT_SECURITY_POLICY, path
+        assert response.headers["x-content-type-options"] == "nosniff", path
+        assert response.headers["referrer-policy"] == "no-referrer", path
+    assert "script-src 'self';" in CONTENT_SECURITY_POLICY
+    assert "unsafe-inline" not in CONTENT_SECURITY_POLICY
+    assert (
+        httpx.get(server.url + "/app/app.js", timeout=10)
+        .headers["content-type"]
+        .startswith(("text/javascript", "application/javascript"))
+    )
+    html = (WEB / "index.html").read_text()
+    assert "<style" not in html and " style=" not in html
+    assert re.findall(r"<script[^>]*>", html) == ['<script type="module" src="/app/app.js">']
+    assert "/" not in httpx.get(server.url + "/openapi.json", timeout=10).json()["paths"]
+
+
+def test_english_and_hungarian_have_the_same_keys() -> None:
+    en = json.loads((WEB / "i18n" / "en.json").read_text())
+    hu = json.loads((WEB / "i18n" / "hu.json").read_text())
+    assert set(en) == set(hu)
+    placeholders = re.compile(r"\{(\w+)\}")
+    for key in en:
+        assert set(placeholders.findall(en[key])) == set(placeholders.findall(hu[key])), key
+    used = set()
+    for source in WEB.glob("*.js"):
+        used |= set(re.findall(r"\bt\(\"(\w+)\"", source.read_text()))
+    used |= set(re.findall(r'data-i18n="(\w+)"', (WEB / "index.html").read_text()))
+    assert used <= set(en), sorted(used - set(en))
+
+
+def test_a_viewer_link_shows_no_write_controls(
+    browser: Browser, server: LiveServer, phones: list[Phone]
+) -> None:
+    created = httpx.post(
+        server.url + "/v1/matches",
+        json={"game": "asszorti", "players": ["Anna", "Berta", "Csaba"]},
+        timeout=10,
+    ).json()
+    host_token = created["tokens"]["host"]
+    entered = httpx.post(
+        f"{server.url}/v1/matches/{created['id']}/rounds",
+        headers={"Authorization": f"Bearer {host_token}"},
+        json={"type": "asszorti_amounts", "amounts": [-9, 18, -9]},
+        timeout=10,
+    )
+    assert entered.status_code == 201
+
+    viewer = new_phone(phones, browser, server, locale="hu-HU")
+    page = viewer.open(created["tokens"]["links"]["viewer"])
+    page.wait_for_selector("#viewer-note")
+    hu = json.loads((WEB / "i18n" / "hu.json").read_text())
+    assert page.locator("#viewer-note").inner_text() == hu["viewer_note"]
+    assert page.evaluate("document.documentElement.lang") == "hu"
+    assert rows(page) == [["1", "0", "18", "0"]]
+    for control in ("#amounts", "#points", "#undo", "#end", "#add-round", "input", "form"):
+        assert page.locator(control).count() == 0, control
+    page.select_option("#lang", "en")  # switched by hand, and remembered
+    en = json.loads((WEB / "i18n" / "en.json").read_text())
+    expect(page.locator("#viewer-note")).to_have_text(en["viewer_note"])
+    page.reload()
+    page.wait_for_selector("#viewer-note")
+    assert page.locator("#viewer-note").inner_text() == en["viewer_note"]
+
+    # The same match through a player's link does show them.
+    player = new_phone(phones, browser, server)
+    theirs = player.open(created["tokens"]["links"]["players"][2])
+    theirs.wait_for_selector("#amounts")
+    assert theirs.locator("#undo").is_visible() and theirs.locator("#end").is_visible()
+    viewer.check_clean()
+    player.check_clean()
+
+
+def test_an_alkort_table_scores_points_and_ends(
+    browser: Browser, server: LiveServer, phones: list[Phone], tmp_path: Path
+) -> None:
+    host = new_phone(phones, browser, server)
+    page = host.open("/")
+    page.wait_for_selector("#start")
+    page.select_option("#game", "alkort")
+    names = page.locator("input.player-name")
+    assert names.count() == 4
+    for seat, name in enumerate(["Anna", "Bela", "Cili", "Dani"]):
+        names.nth(seat).fill(name)
+    page.locator("input.team-name").nth(0).fill("Us")
+    page.locator("input.team-name").nth(1).fill("Them")
+    page.click("#create")
+    page.click("#open-sheet")
+    page.wait_for_selector("#points")
+    assert page.locator("#sheet thead th").all_inner_texts()[1:] == ["Us", "Them"]
+    page.click('button.point[data-team="1"][data-points="5"]')
+    page.wait_for_selector('#sheet tbody tr[data-round="1"]')
+    assert rows(page) == [["1", "0", "5"]]
+    page.screenshot(path=str(tmp_path / "alkort-360.png"), full_page=True)
+
+    page.click("#end")  # the first tap only arms it
+    assert page.locator("#end.armed").count() == 1
+    page.click("#end")
+    page.wait_for_selector("#points", state="detached")
+    assert page.locator(".status.ended").count() == 1
+    assert page.locator("#end, #undo").count() == 0
+    host.check_clean()
+
+
+def test_an_error_shows_the_problem_detail(
+    browser: Browser, server: LiveServer, phones: list[Phone]
+) -> None:
+    player = new_phone(phones, browser, server)
+    created = httpx.post(
+        server.url + "/v1/matches",
+        json={"game": "asszorti", "players": ["Anna", "Berta", "Csaba"]},
+        timeout=10,
+    ).json()
+    page = player.open(created["tokens"]["links"]["players"][0])
+    page.wait_for_selector("#amounts")
+    for seat, amount in enumerate(["3", "-1", "-2"]):  # sums to 0, but no hand's amounts
+        page.fill(f'input[name="amount{seat}"]', amount)
+    page.click("#add-round")
+    page.wait_for_selector("#message:not([hidden])")
+    detail = page.locator("#message").inner_text()
+    assert detail.startswith("amounts [3, -1, -2] are not a hand's"), detail
+    assert rows(page) == []
+    player.check_clean()
