@@ -82,3 +82,11 @@ bench: install  ## Load-test real servers with wrk (BENCH_ARGS="--db sqlite --wo
 	    exit 1; \
 	  fi; }
 	$(VENV)/bin/python scripts/bench.py $(BENCH_ARGS)
+
+# The live streams (SSE) under load: fan-out latency, memory per stream, req/s with streams
+# open (issue #13); writes bench/results/live-latest.json. wrk is used when installed.
+BENCH_LIVE_ARGS ?=
+
+.PHONY: bench-live
+bench-live: install  ## Load-test the live streams (BENCH_LIVE_ARGS="--db sqlite --quick ...")
+	$(VENV)/bin/python scripts/bench_live.py $(BENCH_LIVE_ARGS)

@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
 
+import orjson
 import psycopg
 
 from app.db import repository
@@ -45,17 +46,18 @@ class Subscription:
     """One stream's place in the hub: the changes waiting for it, in version order."""
 
     match_id: str
-    queue: asyncio.Queue[tuple[int, dict[str, Any]]] = field(
+    queue: asyncio.Queue[tuple[int, str, str]] = field(
         default_factory=lambda: asyncio.Queue(QUEUE_SIZE)
     )
     overflowed: bool = False
     wake: asyncio.Event = field(default_factory=asyncio.Event)
 
-    def offer(self, version: int, payload: dict[str, Any]) -> None:
+    def offer(self, version: int, kind: str, data: str) -> None:
+        """A change: its version, kind, and its event data as JSON text."""
         if self.overflowed:
             return
         try:
-            self.queue.put_nowait((version, payload))
+            self.queue.put_nowait((version, kind, data))
         except asyncio.QueueFull:
             self.overflowed = True
             while not self.queue.empty():  # let go of what it could not take
@@ -155,8 +157,10 @@ class ChangeHub:
                         if match_id not in self.last or version <= self.last[match_id]:
                             continue
                         self.last[match_id] = version
+                        # Encoded once, whatever the number of streams that send it.
+                        data = orjson.dumps(payload).decode()
                         for subscription in list(self.subscriptions.get(match_id, ())):
-                            subscription.offer(version, payload)
+                            subscription.offer(version, str(payload["kind"]), data)
                     if len(rows) < FETCH_BATCH:
                         break
         except Exception:

@@ -16,6 +16,7 @@ from datetime import datetime
 from functools import partial
 from typing import Annotated, Any
 
+import orjson
 from fastapi import APIRouter, Depends, Header, Query, Request
 from fastapi.sse import EventSourceResponse, ServerSentEvent
 
@@ -84,8 +85,10 @@ async def stream_opening(
 OpeningDep = Annotated[streams.Opening, Depends(stream_opening)]
 
 
-def _event(kind: str, version: int, data: dict[str, object]) -> ServerSentEvent:
-    return ServerSentEvent(event=kind, id=str(version), data=data)
+def _event(kind: str, version: int, data: dict[str, Any] | str) -> ServerSentEvent:
+    """An event; its data as JSON text (the hub's changes come encoded once)."""
+    text = data if isinstance(data, str) else orjson.dumps(data).decode()
+    return ServerSentEvent(event=kind, id=str(version), raw_data=text)
 
 
 @router.get(
@@ -111,28 +114,30 @@ async def follow_match(
     subscription = await hub.subscribe(match_id, from_version=sent)
     try:
         yield ServerSentEvent(comment="following", retry=RETRY_MS)
-        for kind, version, data in opened.events:
-            yield _event(kind, version, data)
+        for kind, version, first in opened.events:
+            yield _event(kind, version, first)
         if opened.ended:
             return
         # What landed between the opening read and the subscription, then what the
         # hub hands over.
         missed = partial(streams.changes_after, match_id=match_id, after=sent)
-        pending: list[tuple[int, dict[str, Any]]] = list(await db.run(missed))
+        pending: list[tuple[int, str, dict[str, Any] | str]] = [
+            (version, str(change["kind"]), change) for version, change in await db.run(missed)
+        ]
         if any(kind == "token_reissued" for kind, _, _ in opened.events) and not (
             await _still_valid(db, who)
         ):
             yield _event("revoked", sent, {"kind": "revoked", "version": sent})
             return
         while True:
-            for version, data in pending:
+            for version, kind, data in pending:
                 if version <= sent:
                     continue
                 sent = version
-                yield _event(str(data["kind"]), version, data)
-                if data["kind"] == "ended":
+                yield _event(kind, version, data)
+                if kind == "ended":
                     return
-                if data["kind"] == "token_reissued" and not await _still_valid(db, who):
+                if kind == "token_reissued" and not await _still_valid(db, who):
                     yield _event("revoked", sent, {"kind": "revoked", "version": sent})
                     return
             pending = []

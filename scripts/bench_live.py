@@ -1,0 +1,1142 @@
+"""Load-test the live streams of real SquareScores servers (issue #13): ``make bench-live``.
+
+``GET /v1/matches/{id}/events`` (Server-Sent Events) is measured against the real thing:
+``python -m uvicorn app.main:app`` on loopback, over a freshly migrated SQLite file and a
+fresh PostgreSQL database, with the uvicorn flags the app is served with
+(``app/serving.py``). Servers, databases and wrk are driven by the helpers of
+``scripts/bench.py``.
+
+What is measured, per database and per layout:
+
+- **1 worker**: one one-worker server; the writes and every stream go to it.
+- **2 workers**: two one-worker servers on the same database; the writes go to one, every
+  stream is open on the other, so each change crosses processes (``LISTEN``/``NOTIFY`` on
+  PostgreSQL, the change-log poller on SQLite), as under ``--workers 2``, where the kernel,
+  not the client, would pick the worker of each connection.
+
+In each layout: ``--streams`` streams (1,000) are opened over ``--matches`` matches (250,
+so 4 per match, each with one of the match's tokens), then ``--rate`` writes a second
+(50, ``POST /v1/matches/{id}/rounds``, round-robin over the matches, sent open-loop on a
+fixed schedule) for ``--duration`` seconds (20). The fan-out latency of a write at a
+subscriber is the time its event (``id`` = the match version) was read from that stream
+minus the time the write's 201 (``ETag: "vN"``) was read by the writer: both clocks are
+``time.monotonic()`` in this one process. Every acknowledged write must reach every stream
+of its match. Also: the RSS of the streams' worker before and with every stream open (KiB
+per stream), and its CPU during the write phase over the events it delivered.
+
+With 1 worker, also: POST round and GET match req/s (wrk, ``bench/wrk/scenarios.lua``, 32
+connections, on matches nobody follows) with no stream open and with every stream open,
+each as a ratio to the bare FastAPI endpoint (``bench/bare_app.py``) measured in the same
+run, against the floors of issue #11 (``scripts/bench.py``'s ``TARGET_FLOORS``).
+
+The load generator (this process: every stream and the writer, then wrk) runs on the same
+machine as the servers and PostgreSQL, and competes with them for the CPU: the report says
+how much of it the generator used, and how much other processes used meanwhile. Event
+arrival times include the generator's own delay in reading them; its own garbage
+collections are kept off the write phase (``gc.freeze``) and timed. ``--gc-log`` also logs
+the servers' collections (a ``sitecustomize`` on their ``PYTHONPATH``; the app is not
+touched): a full collection of a worker holding 1,000 streams pauses it for a while, and
+the slowest deliveries are those waiting it out.
+
+Exit status: 0 when every write got its 201 and every event reached every stream (targets
+may still be MISS: they are information, not a gate), 1 when a write failed, an event was
+missing or a wrk request got an unexpected status, 2 when a database could not be
+measured (a server did not start, PostgreSQL is down, ...); the others are still written.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import gc
+import importlib.metadata
+import json
+import math
+import os
+import platform
+import resource
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from collections.abc import Awaitable, Callable
+from dataclasses import asdict, dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, TypeVar
+
+import httpx
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:  # `python scripts/bench_live.py` puts scripts/ first
+    sys.path.insert(0, str(ROOT))
+
+from app.serving import UVICORN_FLAGS  # noqa: E402
+from scripts.bench import (  # noqa: E402
+    CLOCK_TICKS,
+    CPUS,
+    DEFAULT_POSTGRES_URL,
+    DISTURBED,
+    TARGET_FLOORS,
+    BenchError,
+    Match,
+    Measurement,
+    Server,
+    app_fingerprint,
+    cpu_seconds,
+    machine_ticks,
+    measure,
+    postgres_database,
+    postgres_pids,
+    progress,
+    rss_kib,
+    run_wrk,
+    server_env,
+    sqlite_database,
+    write_pool,
+    wrk_version,
+)
+
+DEFAULT_OUTPUT = ROOT / "bench" / "results" / "live-latest.json"
+PLAYERS = ["Anna", "Berta", "Csaba"]
+ROUND_BODIES = [[2, -1, -1], [-1, 2, -1], [-1, -1, 2], [4, -2, -2], [-2, 4, -2], [-6, 3, 3]]
+
+TARGET_FANOUT_P99_MS = 100.0  # issue #13: write's 2xx to the event at every subscriber
+# req/s with every stream open over req/s with none (same server, same run): this harness's
+# tolerance for run-to-run noise, not a figure of the issue's. The floors themselves are
+# issue #11's, as a ratio to the bare endpoint.
+TARGET_KEEP = 0.90
+
+# Time bounds: nothing waits or loops without one.
+OPEN_TIMEOUT = 120.0  # every stream open and its snapshot read
+OPEN_CONCURRENCY = 64  # streams being opened at once
+DRAIN_TIMEOUT = 15.0  # after the last write's 2xx, for the last events
+WRITE_TIMEOUT = 30.0  # one POST round
+LAYOUT_TIMEOUT = 900.0  # one layout, end to end
+SETUP_CONCURRENCY = 16
+SETTLE_S = 0.5  # after the streams are open, before the RSS is read
+POOL_MATCHES = 32  # matches the wrk load is spread over (nobody follows them)
+POOL_ROUNDS = 5
+
+T = TypeVar("T")
+
+
+# -- the plan ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Plan:
+    databases: tuple[str, ...]
+    layouts: tuple[int, ...]  # 1: one server; 2: a writer server and a stream server
+    streams: int
+    matches: int
+    rate: float  # writes per second
+    duration: float  # seconds of writes
+    throughput: bool  # the wrk runs with and without the streams (1 worker)
+    throughput_duration: int  # seconds per wrk run
+    wrk_connections: int
+    gc_log: bool  # log the servers' garbage-collection pauses (a sitecustomize)
+    quick: bool
+    output: Path
+    postgres_url: str
+
+    @property
+    def writes(self) -> int:
+        return max(1, round(self.rate * self.duration))
+
+
+def parse_args(argv: list[str] | None = None) -> Plan:
+    parser = argparse.ArgumentParser(
+        prog="scripts/bench_live.py",
+        description="Load-test the live streams (SSE) of real servers (issue #13).",
+    )
+    parser.add_argument("--db", choices=["sqlite", "postgresql", "both"], default="both")
+    parser.add_argument(
+        "--workers",
+        choices=["1", "2", "both"],
+        default="both",
+        help="1: writes and streams on one worker; 2: writes on one one-worker server, "
+        "streams on another, same database (default both)",
+    )
+    parser.add_argument("--quick", action="store_true", help="200 streams, 50 matches, 10 s")
+    parser.add_argument("--streams", type=int, help="open streams (1000; 200 with --quick)")
+    parser.add_argument("--matches", type=int, help="matches they follow (250; 50 with --quick)")
+    parser.add_argument("--rate", type=float, default=50.0, help="writes per second (50)")
+    parser.add_argument("--duration", type=float, help="seconds of writes (20; 10 with --quick)")
+    parser.add_argument(
+        "--throughput-duration",
+        type=int,
+        help="seconds per wrk run of POST round / GET match (5; 2 with --quick)",
+    )
+    parser.add_argument(
+        "--wrk-connections", type=int, default=32, help="wrk connections (32, as the floors)"
+    )
+    parser.add_argument(
+        "--no-throughput", action="store_true", help="skip the wrk runs with/without streams"
+    )
+    parser.add_argument(
+        "--gc-log",
+        action="store_true",
+        help="log the servers' garbage-collection pauses over 5 ms (a sitecustomize on their "
+        "PYTHONPATH) and report those during the write phase",
+    )
+    parser.add_argument("--output", type=Path, default=DEFAULT_OUTPUT, help="the JSON results")
+    parser.add_argument(
+        "--postgres-url",
+        default=DEFAULT_POSTGRES_URL,
+        help="admin URL; a bench_<random> database is created beside it and dropped after",
+    )
+    args = parser.parse_args(argv)
+    streams = args.streams if args.streams is not None else (200 if args.quick else 1000)
+    matches = args.matches if args.matches is not None else (50 if args.quick else 250)
+    duration = args.duration if args.duration is not None else (10.0 if args.quick else 20.0)
+    throughput_duration = args.throughput_duration or (2 if args.quick else 5)
+    if matches < 1 or streams < matches:
+        parser.error("--matches must be at least 1, and --streams at least --matches")
+    if args.rate <= 0 or duration <= 0 or throughput_duration < 1 or args.wrk_connections < 1:
+        parser.error("--rate, --duration, --throughput-duration, --wrk-connections: positive")
+    return Plan(
+        databases=("sqlite", "postgresql") if args.db == "both" else (args.db,),
+        layouts=(1, 2) if args.workers == "both" else (int(args.workers),),
+        streams=streams,
+        matches=matches,
+        rate=args.rate,
+        duration=duration,
+        throughput=not args.no_throughput,
+        gc_log=args.gc_log,
+        throughput_duration=throughput_duration,
+        wrk_connections=args.wrk_connections,
+        quick=args.quick,
+        output=args.output,
+        postgres_url=args.postgres_url,
+    )
+
+
+# -- matches -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class LiveMatch:
+    id: str
+    host: str
+    readers: tuple[str, ...]  # every token of the match: any of them may follow it
+
+    def auth(self, token: str | None = None) -> dict[str, str]:
+        return {"Authorization": f"Bearer {token or self.host}"}
+
+
+def round_body(k: int) -> dict[str, Any]:
+    return {"type": "asszorti_amounts", "amounts": ROUND_BODIES[k % len(ROUND_BODIES)]}
+
+
+async def create_matches(client: httpx.AsyncClient, count: int) -> list[LiveMatch]:
+    gate = asyncio.Semaphore(SETUP_CONCURRENCY)
+
+    async def one() -> LiveMatch:
+        async with gate:
+            response = await client.post(
+                "/v1/matches", json={"game": "asszorti", "players": PLAYERS}
+            )
+        if response.status_code != 201:
+            raise BenchError(f"createMatch answered {response.status_code}: {response.text[:300]}")
+        body = response.json()
+        tokens = body["tokens"]
+        readers = (tokens["viewer"], *tokens["players"], tokens["host"])
+        return LiveMatch(body["id"], tokens["host"], readers)
+
+    return list(await asyncio.gather(*(one() for _ in range(count))))
+
+
+async def add_rounds(client: httpx.AsyncClient, matches: list[LiveMatch], rounds: int) -> None:
+    gate = asyncio.Semaphore(SETUP_CONCURRENCY)
+
+    async def one(match: LiveMatch) -> None:
+        async with gate:
+            for k in range(rounds):
+                response = await client.post(
+                    f"/v1/matches/{match.id}/rounds", json=round_body(k), headers=match.auth()
+                )
+                if response.status_code != 201:
+                    raise BenchError(f"POST round answered {response.status_code}")
+
+    await asyncio.gather(*(one(match) for match in matches))
+
+
+# -- the streams ---------------------------------------------------------------------------
+
+
+@dataclass(eq=False)
+class Follower:
+    """One open stream: the events it read after its snapshot, with their arrival times."""
+
+    match: LiveMatch
+    token: str
+    arrivals: list[tuple[int, float]] = field(default_factory=list)  # (version, monotonic)
+    kinds: Counter[str] = field(default_factory=Counter)
+    snapshot_version: int | None = None
+    error: str | None = None
+    ended: bool = False
+
+
+class Streams:
+    """``count`` streams over ``matches`` (stream i follows match i mod len(matches)), all in
+    this process, read line by line."""
+
+    def __init__(self, url: str, matches: list[LiveMatch], count: int) -> None:
+        self.url = url
+        self.followers = [
+            Follower(
+                matches[i % len(matches)], matches[i % len(matches)].readers[i // len(matches) % 5]
+            )
+            for i in range(count)
+        ]
+        self.per_match = Counter(f.match.id for f in self.followers)
+        self.delivered = 0  # events (not snapshots) read, over every stream
+        self.opened = 0
+        self.all_open = asyncio.Event()
+        self.gate = asyncio.Semaphore(OPEN_CONCURRENCY)
+        self.client = httpx.AsyncClient(
+            base_url=url,
+            limits=httpx.Limits(max_connections=count + 50, max_keepalive_connections=0),
+            timeout=httpx.Timeout(None, connect=30.0),
+        )
+        self.tasks: list[asyncio.Task[None]] = []
+
+    async def open(self) -> float:
+        """Open every stream; the seconds until each had read its snapshot."""
+        started = time.monotonic()
+        self.tasks = [asyncio.create_task(self._follow(f)) for f in self.followers]
+        try:
+            await asyncio.wait_for(self.all_open.wait(), OPEN_TIMEOUT)
+        except TimeoutError:
+            raise BenchError(
+                f"only {self.opened} of {len(self.followers)} streams opened "
+                f"in {OPEN_TIMEOUT:.0f} s"
+            ) from None
+        failed = [f for f in self.followers if f.snapshot_version is None]
+        if failed:
+            raise BenchError(f"{len(failed)} streams did not open: {failed[0].error}")
+        return time.monotonic() - started
+
+    def _ready(self) -> None:
+        self.opened += 1
+        if self.opened == len(self.followers):
+            self.all_open.set()
+
+    async def _follow(self, follower: Follower) -> None:
+        await self.gate.acquire()
+        held = True
+        try:
+            path = f"/v1/matches/{follower.match.id}/events"
+            async with self.client.stream(
+                "GET", path, headers=follower.match.auth(follower.token)
+            ) as response:
+                if response.status_code != 200:
+                    follower.error = f"status {response.status_code}"
+                    return
+                event: str | None = None
+                version: int | None = None
+                async for line in response.aiter_lines():
+                    if not line:  # the end of an event: dispatch it
+                        if version is not None:
+                            if event == "snapshot" and follower.snapshot_version is None:
+                                follower.snapshot_version = version
+                                self.gate.release()
+                                held = False
+                                self._ready()
+                            else:
+                                follower.arrivals.append((version, time.monotonic()))
+                                follower.kinds[event or "message"] += 1
+                                self.delivered += 1
+                        event = version = None
+                    elif line[0] != ":":  # a comment (heartbeat) otherwise
+                        name, _, value = line.partition(":")
+                        if name == "event":
+                            event = value.strip()
+                        elif name == "id":
+                            version = int(value.strip())
+            follower.error = follower.error or "the server closed the stream"
+        except asyncio.CancelledError:
+            raise
+        except Exception as error:
+            follower.error = f"{type(error).__name__}: {error}"
+        finally:
+            follower.ended = True
+            if held:
+                self.gate.release()
+                self._ready()  # counted, so open() does not wait for it; it fails there
+
+    async def close(self) -> None:
+        for task in self.tasks:
+            task.cancel()
+        await asyncio.gather(*self.tasks, return_exceptions=True)
+        await self.client.aclose()
+
+
+# -- the writer ----------------------------------------------------------------------------
+
+
+@dataclass
+class Writes:
+    acknowledged: dict[tuple[str, int], float] = field(default_factory=dict)  # -> 2xx time
+    latencies: list[float] = field(default_factory=list)  # seconds, send to 2xx
+    failures: Counter[str] = field(default_factory=Counter)
+    first_sent: float = 0.0
+    last_acknowledged: float = 0.0
+
+
+async def write_phase(
+    client: httpx.AsyncClient, matches: list[LiveMatch], rate: float, count: int
+) -> Writes:
+    """``count`` POST rounds, one every 1/rate s on a fixed schedule (each in a task of its
+    own, so a slow answer delays no later write), round-robin over the matches."""
+    writes = Writes()
+
+    async def one(i: int) -> None:
+        match = matches[i % len(matches)]
+        sent = time.monotonic()
+        try:
+            response = await client.post(
+                f"/v1/matches/{match.id}/rounds", json=round_body(i), headers=match.auth()
+            )
+        except httpx.HTTPError as error:
+            writes.failures[type(error).__name__] += 1
+            return
+        answered = time.monotonic()
+        etag = response.headers.get("etag", "")
+        if response.status_code != 201 or not etag.startswith('"v'):
+            writes.failures[f"status {response.status_code}"] += 1
+            return
+        writes.acknowledged[(match.id, int(etag.strip('"')[1:]))] = answered
+        writes.latencies.append(answered - sent)
+        writes.last_acknowledged = max(writes.last_acknowledged, answered)
+
+    start = time.monotonic() + 0.1
+    writes.first_sent = start
+    tasks = []
+    for i in range(count):
+        delay = start + i / rate - time.monotonic()
+        if delay > 0:
+            await asyncio.sleep(delay)
+        tasks.append(asyncio.create_task(one(i)))
+    await asyncio.gather(*tasks)
+    return writes
+
+
+class GcPauses:
+    """This process's garbage-collection pauses (a pause here delays reading the streams)."""
+
+    def __init__(self) -> None:
+        self.started: float | None = None
+        self.pauses: list[tuple[int, float]] = []  # (generation, seconds)
+
+    def __call__(self, phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            self.started = time.perf_counter()
+        elif self.started is not None:
+            self.pauses.append((info["generation"], time.perf_counter() - self.started))
+            self.started = None
+
+    def __enter__(self) -> GcPauses:
+        gc.callbacks.append(self)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        gc.callbacks.remove(self)
+
+    def summary(self) -> dict[str, Any]:
+        return {
+            "collections": len(self.pauses),
+            "full_collections": sum(1 for generation, _ in self.pauses if generation == 2),
+            "max_pause_ms": max((pause for _, pause in self.pauses), default=0.0) * 1000,
+        }
+
+
+GC_LOG_ENV = "SQUARESCORES_BENCH_GC_LOG"
+GC_LOG_MIN_MS = 5.0
+GC_SITECUSTOMIZE = f"""\
+# Written by scripts/bench_live.py --gc-log: each garbage collection of this process that
+# pauses it over {GC_LOG_MIN_MS} ms is appended to ${GC_LOG_ENV}/gc-<pid>.log as
+# "<CLOCK_MONOTONIC s> <generation> <ms>".
+import gc
+import os
+import time
+
+_directory = os.environ.get("{GC_LOG_ENV}")
+_started = [0.0]
+
+
+def _pause(phase, info):
+    if phase == "start":
+        _started[0] = time.perf_counter()
+        return
+    pause_ms = (time.perf_counter() - _started[0]) * 1000
+    if pause_ms > {GC_LOG_MIN_MS}:
+        path = os.path.join(_directory, "gc-%d.log" % os.getpid())
+        with open(path, "a") as log:
+            log.write("%.4f %d %.2f\\n" % (time.monotonic(), info["generation"], pause_ms))
+
+
+if _directory:
+    gc.callbacks.append(_pause)
+"""
+
+
+def gc_env(env: dict[str, str], directory: Path) -> dict[str, str]:
+    """``env`` with the GC-logging sitecustomize first on the servers' PYTHONPATH."""
+    directory.mkdir(parents=True, exist_ok=True)
+    (directory / "sitecustomize.py").write_text(GC_SITECUSTOMIZE)
+    path = os.pathsep.join(p for p in (str(directory), env.get("PYTHONPATH", "")) if p)
+    return {**env, "PYTHONPATH": path, GC_LOG_ENV: str(directory)}
+
+
+def server_gc(
+    directory: Path | None, pid: int, start: float, end: float, origin: float
+) -> dict[str, Any] | None:
+    """The pauses over GC_LOG_MIN_MS the server ``pid`` logged between start and end, with
+    when each ended, in seconds since ``origin`` (the first write)."""
+    if directory is None:
+        return None
+    pauses: list[tuple[float, int, float]] = []
+    log = directory / f"gc-{pid}.log"
+    if log.exists():
+        for line in log.read_text().splitlines():
+            at, generation, pause_ms = line.split()
+            if start <= float(at) <= end:
+                pauses.append((float(at) - origin, int(generation), float(pause_ms)))
+    return {
+        "pauses_over_ms": GC_LOG_MIN_MS,
+        "count": len(pauses),
+        "full_collections": sum(1 for _, generation, _ in pauses if generation == 2),
+        "max_ms": max((pause for _, _, pause in pauses), default=0.0),
+        "total_ms": sum(pause for _, _, pause in pauses),
+        "longest": [
+            {"ended_at_s": at, "generation": generation, "ms": pause}
+            for at, generation, pause in sorted(pauses, key=lambda p: -p[2])[:5]
+        ],
+    }
+
+
+# -- figures -------------------------------------------------------------------------------
+
+
+def percentile(ordered: list[float], p: float) -> float:
+    """Nearest rank: the smallest value with at least p% of the values at or below it."""
+    return ordered[max(0, min(len(ordered) - 1, math.ceil(p / 100 * len(ordered)) - 1))]
+
+
+def distribution_ms(values: list[float]) -> dict[str, float] | None:
+    if not values:
+        return None
+    ordered = sorted(v * 1000 for v in values)
+    return {
+        "count": len(ordered),
+        "min": ordered[0],
+        "p50": percentile(ordered, 50),
+        "p90": percentile(ordered, 90),
+        "p99": percentile(ordered, 99),
+        "max": ordered[-1],
+        "mean": sum(ordered) / len(ordered),
+    }
+
+
+def fanout_figures(streams: Streams, writes: Writes) -> dict[str, Any]:
+    """Match every event to its write by (match id, version)."""
+    latencies: list[float] = []
+    worst: list[tuple[float, float, int]] = []  # (latency, 2xx since the first write, version)
+    unexpected: Counter[str] = Counter()
+    for follower in streams.followers:
+        for version, arrived in follower.arrivals:
+            acknowledged = writes.acknowledged.get((follower.match.id, version))
+            if acknowledged is None:
+                unexpected[f"version {version} of no acknowledged write"] += 1
+            else:
+                latencies.append(arrived - acknowledged)
+                worst.append((arrived - acknowledged, acknowledged - writes.first_sent, version))
+    expected = sum(streams.per_match[match_id] for match_id, _ in writes.acknowledged)
+    kinds: Counter[str] = Counter()
+    for follower in streams.followers:
+        kinds.update(follower.kinds)
+    ended = [f.error or "ended" for f in streams.followers if f.ended]
+    return {
+        "expected": expected,
+        "delivered": len(latencies),
+        "missing": expected - len(latencies),
+        "unexpected": sum(unexpected.values()),
+        "unexpected_detail": dict(unexpected.most_common(5)),
+        "kinds": dict(kinds),
+        "streams_ended_early": len(ended),
+        "stream_errors": dict(Counter(ended).most_common(5)),
+        "before_2xx": sum(1 for latency in latencies if latency < 0),
+        "latency_ms": distribution_ms(latencies),
+        # the slowest deliveries, and when in the write phase their write was acknowledged
+        "slowest": [
+            {"ms": latency * 1000, "at_s": at, "version": version}
+            for latency, at, version in sorted(worst, reverse=True)[:10]
+        ],
+    }
+
+
+# -- one layout ----------------------------------------------------------------------------
+
+
+async def bounded(work: Awaitable[T], seconds: float = LAYOUT_TIMEOUT) -> T:
+    return await asyncio.wait_for(work, seconds)
+
+
+async def in_thread(function: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+    """Blocking work (wrk, waiting for idle) off the loop, so the streams keep being read."""
+    return await asyncio.to_thread(function, *args, **kwargs)
+
+
+@dataclass
+class Throughput:
+    """POST round and GET match under wrk, 1 worker, on matches nobody follows."""
+
+    runs: dict[str, Measurement] = field(default_factory=dict)  # "<request>_<off|on>"
+
+
+class Layout:
+    """One layout on one database: its servers, its matches, its streams."""
+
+    def __init__(
+        self,
+        kind: str,
+        plan: Plan,
+        workdir: Path,
+        writer: Server,
+        reader: Server,
+        workers: int,
+        throughput: Throughput | None,
+        gc_dir: Path | None,
+    ) -> None:
+        self.kind, self.plan, self.workdir, self.gc_dir = kind, plan, workdir, gc_dir
+        self.writer, self.reader, self.workers = writer, reader, workers
+        self.throughput = throughput
+
+    def wrk_pair(self, pool: str, side: str) -> None:
+        """GET match, then POST round, on ``pool``: a warm-up, then the two measured runs."""
+        assert self.throughput is not None
+        plan, server = self.plan, self.writer
+        run_wrk(server.url, "get_match", [pool], plan.wrk_connections, 1)  # warm-up
+        for name, request, ok in (
+            ("get_match", "GET /v1/matches/{id}", [200]),
+            ("post_round", "POST /v1/matches/{id}/rounds", [201]),
+        ):
+            self.throughput.runs[f"{name}_{side}"] = measure(
+                server,
+                f"{name}_{side}",
+                f"{request}, {'every stream open' if side == 'on' else 'no stream open'}",
+                request,
+                name,
+                [pool],
+                connections=plan.wrk_connections,
+                duration=plan.throughput_duration,
+                expected=ok,
+                with_db=self.kind == "postgresql",
+            )
+
+    async def run(self) -> dict[str, Any]:
+        plan = self.plan
+        (reader_pid,) = self.reader.worker_pids()
+        (writer_pid,) = self.writer.worker_pids()
+        limits = httpx.Limits(max_connections=64, max_keepalive_connections=64)
+        timeout = httpx.Timeout(WRITE_TIMEOUT)
+        async with httpx.AsyncClient(
+            base_url=self.writer.url, limits=limits, timeout=timeout
+        ) as client:
+            progress(f"  creating {plan.matches} matches")
+            matches = await create_matches(client, plan.matches)
+            pools: dict[str, str] = {}
+            if self.throughput is not None:
+                for side in ("off", "on"):
+                    pool = await create_matches(client, POOL_MATCHES)
+                    await add_rounds(client, pool, POOL_ROUNDS)
+                    path = self.workdir / f"pool-{side}.lua"
+                    write_pool(path, [Match(m.id, m.host) for m in pool], POOL_ROUNDS)
+                    pools[side] = str(path)
+                progress(f"  wrk, {plan.wrk_connections} connections, no stream open")
+                await in_thread(self.wrk_pair, pools["off"], "off")
+            await in_thread(self.reader.wait_idle)
+            rss_before = rss_kib(reader_pid)
+            streams = Streams(self.reader.url, matches, plan.streams)
+            try:
+                progress(f"  opening {plan.streams} streams")
+                open_s = await streams.open()
+                await asyncio.sleep(SETTLE_S)
+                rss_open = rss_kib(reader_pid)
+                progress(f"    open in {open_s:.1f} s; RSS {rss_before:,} -> {rss_open:,} KiB")
+                if self.throughput is not None:
+                    progress(f"  wrk, {plan.wrk_connections} connections, every stream open")
+                    await in_thread(self.wrk_pair, pools["on"], "on")
+                    await in_thread(self.writer.wait_idle)
+                progress(f"  writing {plan.writes} rounds at {plan.rate:g}/s")
+                pids = sorted({reader_pid, writer_pid})
+                cpu_before = {pid: cpu_seconds([pid]) for pid in pids}
+                db_before = cpu_seconds(postgres_pids()) if self.kind == "postgresql" else 0.0
+                self_before = resource.getrusage(resource.RUSAGE_SELF)
+                ticks_before = machine_ticks()
+                delivered_before = streams.delivered
+                started = time.monotonic()
+                # This process's own collections are kept off the measurement: what is
+                # allocated so far is frozen (never collected again), and they are timed.
+                gc.collect()
+                gc.freeze()
+                try:
+                    with GcPauses() as gc_pauses:
+                        writes = await write_phase(client, matches, plan.rate, plan.writes)
+                finally:
+                    gc.unfreeze()
+                write_end = time.monotonic()
+                expected = sum(streams.per_match[m] for m, _ in writes.acknowledged)
+                drain_deadline = write_end + DRAIN_TIMEOUT
+                while (
+                    streams.delivered - delivered_before < expected
+                    and time.monotonic() < drain_deadline
+                ):
+                    await asyncio.sleep(0.02)
+                finished = time.monotonic()
+                cpu = {pid: cpu_seconds([pid]) - cpu_before[pid] for pid in pids}
+                db_cpu = (
+                    cpu_seconds(postgres_pids()) - db_before if self.kind == "postgresql" else None
+                )
+                self_after = resource.getrusage(resource.RUSAGE_SELF)
+                ticks = [a - b for a, b in zip(machine_ticks(), ticks_before, strict=False)]
+                generator_cpu = (self_after.ru_utime - self_before.ru_utime) + (
+                    self_after.ru_stime - self_before.ru_stime
+                )
+                fanout = fanout_figures(streams, writes)
+                open_at_end = sum(1 for f in streams.followers if not f.ended)
+            finally:
+                await streams.close()
+        wall = finished - started
+        delivered = fanout["delivered"]
+        total_ticks = sum(ticks[:8]) or 1
+        busy_s = (total_ticks - ticks[3] - ticks[4]) / CLOCK_TICKS
+        ours = sum(cpu.values()) + (db_cpu or 0.0) + generator_cpu
+        acknowledged = len(writes.acknowledged)
+        result: dict[str, Any] = {
+            "workers": self.workers,
+            "layout": (
+                "1 one-worker server: writes and streams"
+                if self.workers == 1
+                else "2 one-worker servers, one database: writes to A, streams on B"
+            ),
+            "streams": plan.streams,
+            "matches": plan.matches,
+            "streams_per_match": plan.streams / plan.matches,
+            "open_seconds": open_s,
+            "streams_open_at_end": open_at_end,
+            "writes": {
+                "sent": plan.writes,
+                "acknowledged": acknowledged,
+                "failures": dict(writes.failures),
+                "rate_per_s": plan.rate,
+                "seconds": write_end - writes.first_sent,
+                "first_at_monotonic": writes.first_sent,  # CLOCK_MONOTONIC: any process's
+                "latency_ms": distribution_ms(writes.latencies),
+            },
+            "events": {k: v for k, v in fanout.items() if k != "latency_ms"},
+            "fanout_ms": fanout["latency_ms"],
+            "memory": {
+                "pid": reader_pid,
+                "rss_kib_before": rss_before,
+                "rss_kib_open": rss_open,
+                "kib_per_stream": (rss_open - rss_before) / plan.streams,
+            },
+            "cpu": {
+                "phase_seconds": wall,
+                "stream_worker_cpu_s": cpu[reader_pid],
+                "stream_worker_cores": cpu[reader_pid] / wall,
+                "stream_worker_us_per_event": cpu[reader_pid] / delivered * 1e6
+                if delivered
+                else None,
+                "includes_the_writes": self.workers == 1,
+                "writer_worker_cpu_s": cpu[writer_pid],
+                "writer_worker_us_per_write": cpu[writer_pid] / acknowledged * 1e6
+                if acknowledged and self.workers == 2
+                else None,
+                "postgres_cpu_s": db_cpu,
+                "generator_cpu_s": generator_cpu,
+                "generator_cores": generator_cpu / wall,
+                "generator_gc": gc_pauses.summary(),
+                "machine_busy": 1 - (ticks[3] + ticks[4]) / total_ticks,
+                # CPU used by anything but the servers, PostgreSQL and this process
+                "other_cores": max(0.0, busy_s - ours) / wall,
+            },
+            "server_gc": {
+                "stream_worker": server_gc(
+                    self.gc_dir, reader_pid, started, finished, writes.first_sent
+                ),
+                "writer_worker": server_gc(
+                    self.gc_dir, writer_pid, started, finished, writes.first_sent
+                )
+                if self.workers == 2
+                else None,
+            },
+        }
+        lat = result["fanout_ms"]
+        progress(
+            f"    {acknowledged}/{plan.writes} writes acknowledged; events "
+            f"{delivered}/{fanout['expected']}"
+            + (f"; fan-out p50 {lat['p50']:.1f} ms p99 {lat['p99']:.1f} ms" if lat else "")
+        )
+        return result
+
+
+# -- one database --------------------------------------------------------------------------
+
+
+def server(kind: str, workdir: Path, env: dict[str, str], app: str, name: str) -> Server:
+    probe = "/bare" if app.startswith("bench.") else "/healthz"
+    return Server(app, 1, env, workdir / f"{kind}-{name}.log", probe)
+
+
+def run_database(kind: str, plan: Plan, workdir: Path) -> dict[str, Any]:
+    database = (
+        sqlite_database(workdir) if kind == "sqlite" else postgres_database(plan.postgres_url)
+    )
+    with database as (url, title):
+        env = server_env(url)
+        gc_dir = workdir / "gc" if plan.gc_log else None
+        if gc_dir is not None:
+            env = gc_env(env, gc_dir)
+        section: dict[str, Any] = {"title": title, "layouts": {}, "throughput": None}
+        throughput = Throughput() if plan.throughput and 1 in plan.layouts else None
+        if throughput is not None and shutil.which("wrk") is None:
+            progress(f"{kind}: wrk is not installed: the req/s with and without streams skipped")
+            section["throughput_skipped"] = "wrk is not installed"
+            throughput = None
+        bare: Measurement | None = None
+        if throughput is not None:
+            progress(f"{kind}: the bare endpoint, 1 worker")
+            with server(kind, workdir, env, "bench.bare_app:app", "bare") as bare_server:
+                run_wrk(bare_server.url, "bare", [], plan.wrk_connections, 1)  # warm-up
+                bare = measure(
+                    bare_server,
+                    "bare",
+                    "bare GET /bare, 1 worker",
+                    "GET /bare",
+                    "bare",
+                    [],
+                    connections=plan.wrk_connections,
+                    duration=plan.throughput_duration,
+                    expected=[200],
+                    with_db=False,
+                )
+        for workers in plan.layouts:
+            progress(f"{kind}: {workers} worker{'s' if workers > 1 else ''}")
+            if workers == 1:
+                with server(kind, workdir, env, "app.main:app", "w1") as one:
+                    layout = Layout(kind, plan, workdir, one, one, 1, throughput, gc_dir)
+                    section["layouts"]["1"] = asyncio.run(bounded(layout.run()))
+            else:
+                with (
+                    server(kind, workdir, env, "app.main:app", "w2-writer") as writer,
+                    server(kind, workdir, env, "app.main:app", "w2-streams") as reader,
+                ):
+                    layout = Layout(kind, plan, workdir, writer, reader, 2, None, gc_dir)
+                    section["layouts"]["2"] = asyncio.run(bounded(layout.run()))
+        if throughput is not None and bare is not None:
+            section["throughput"] = throughput_json(kind, bare, throughput)
+    section["targets"] = judge(kind, section)
+    return section
+
+
+def throughput_json(kind: str, bare: Measurement, throughput: Throughput) -> dict[str, Any]:
+    rows = {}
+    for name in ("post_round", "get_match"):
+        off, on = throughput.runs[f"{name}_off"], throughput.runs[f"{name}_on"]
+        rows[name] = {
+            "rps_no_streams": off.rps,
+            "rps_streams_open": on.rps,
+            "with_over_without": on.rps / off.rps if off.rps else None,
+            "ratio_to_bare_no_streams": off.rps / bare.rps if bare.rps else None,
+            "ratio_to_bare_streams_open": on.rps / bare.rps if bare.rps else None,
+            "floor": TARGET_FLOORS[kind][name],
+            "p99_ms_no_streams": off.latency_ms["p99"],
+            "p99_ms_streams_open": on.latency_ms["p99"],
+            "other_cores_no_streams": off.other_cores,
+            "other_cores_streams_open": on.other_cores,
+            "disturbed": off.disturbed or on.disturbed or bare.disturbed,
+        }
+    return {
+        "bare_rps": bare.rps,
+        "rows": rows,
+        "measurements": {m.name: m.to_json() for m in [bare, *throughput.runs.values()]},
+        "clean": all(m.clean for m in [bare, *throughput.runs.values()]),
+    }
+
+
+def judge(kind: str, section: dict[str, Any]) -> list[dict[str, Any]]:
+    targets = []
+    for workers, layout in section["layouts"].items():
+        label = f"{workers} worker{'s' if workers != '1' else ''}"
+        lat = layout["fanout_ms"]
+        p99 = lat["p99"] if lat else None
+        targets.append(
+            {
+                "name": f"fan-out p99, {label}",
+                "target": f"< {TARGET_FANOUT_P99_MS:.0f} ms",
+                "value": p99,
+                "pass": p99 is not None and p99 < TARGET_FANOUT_P99_MS,
+            }
+        )
+        events = layout["events"]
+        targets.append(
+            {
+                "name": f"every write at every stream, {label}",
+                "target": f"{events['expected']} events",
+                "value": events["delivered"],
+                "pass": events["missing"] == 0 and events["expected"] > 0,
+            }
+        )
+    if section["throughput"]:
+        for name, row in section["throughput"]["rows"].items():
+            kept = row["with_over_without"]
+            targets.append(
+                {
+                    "name": f"{name} req/s, every stream open / none open",
+                    "target": f">= {TARGET_KEEP:.2f}",
+                    "value": kept,
+                    "pass": kept is not None and kept >= TARGET_KEEP,
+                }
+            )
+            value = row["ratio_to_bare_streams_open"]
+            targets.append(
+                {
+                    "name": f"{name} / bare, every stream open",
+                    "target": f">= {row['floor']:.2f} (issue #11's floor, {kind}; with no "
+                    f"stream open: {_n(row['ratio_to_bare_no_streams'], 3)})",
+                    "value": value,
+                    "pass": value is not None and value >= row["floor"],
+                }
+            )
+    return targets
+
+
+# -- the report ----------------------------------------------------------------------------
+
+
+def _n(value: float | None, digits: int = 1) -> str:
+    return "-" if value is None else f"{value:,.{digits}f}"
+
+
+def report(kind: str, section: dict[str, Any], plan: Plan) -> str:
+    lines = [
+        "",
+        f"== {section['title']}: live streams (issue #13) ==",
+        f"{CPUS} CPUs: the load generator (this process: every stream and the writer; then "
+        "wrk) shares them with the server(s)"
+        + (" and PostgreSQL" if kind == "postgresql" else "")
+        + "; arrival times include its delay in reading.",
+        "",
+        f"{'layout':<10}{'streams':>8}{'writes':>8}{'events':>16}{'p50 ms':>9}{'p99 ms':>9}"
+        f"{'max ms':>9}{'<2xx':>6}{'KiB/stream':>12}{'us CPU/event':>14}{'gen cores':>11}"
+        f"{'other cores':>13}",
+    ]
+    for workers, layout in section["layouts"].items():
+        lat = layout["fanout_ms"] or {}
+        events, cpu = layout["events"], layout["cpu"]
+        lines.append(
+            f"{workers + (' worker' if workers == '1' else ' workers'):<10}"
+            f"{layout['streams']:>8,}{layout['writes']['acknowledged']:>8,}"
+            f"{events['delivered']:>7,}/{events['expected']:<8,}"
+            f"{_n(lat.get('p50')):>9}{_n(lat.get('p99')):>9}{_n(lat.get('max')):>9}"
+            f"{events['before_2xx']:>6}{_n(layout['memory']['kib_per_stream']):>12}"
+            f"{_n(cpu['stream_worker_us_per_event'], 0):>14}{_n(cpu['generator_cores'], 2):>11}"
+            f"{_n(cpu['other_cores'], 2):>13}"
+            + ("  DISTURBED" if cpu["other_cores"] > DISTURBED else "")
+        )
+    lines.append(
+        "  events: delivered/expected (every acknowledged write x the streams of its match); "
+        "<2xx: events read before the writer read the write's 201 (negative latencies); "
+        "gen cores: this process; other cores: CPU used meanwhile by other processes "
+        f"(DISTURBED above {DISTURBED}: the figures are unreliable)"
+    )
+    for workers, layout in section["layouts"].items():
+        cpu, writes = layout["cpu"], layout["writes"]
+        wl = writes["latency_ms"] or {}
+        note = (
+            f"  {workers} worker(s): streams opened in {layout['open_seconds']:.1f} s; "
+            f"write 2xx p50 {_n(wl.get('p50'))} ms p99 {_n(wl.get('p99'))} ms; "
+            f"stream worker {cpu['stream_worker_cores']:.2f} cores"
+            + (
+                " (it also served the writes)"
+                if cpu["includes_the_writes"]
+                else f", writer worker {_n(cpu['writer_worker_us_per_write'], 0)} us CPU/write"
+            )
+            + (
+                f"; PostgreSQL {cpu['postgres_cpu_s']:.1f} CPU s"
+                if cpu["postgres_cpu_s"] is not None
+                else ""
+            )
+        )
+        lines.append(note)
+        for role, gc_figures in layout["server_gc"].items():
+            if gc_figures is not None:
+                lines.append(
+                    f"    {role.replace('_', ' ')} GC: {gc_figures['count']} pauses over "
+                    f"{gc_figures['pauses_over_ms']:g} ms ({gc_figures['full_collections']} full), "
+                    f"longest {gc_figures['max_ms']:.0f} ms"
+                )
+        generator_gc = layout["cpu"]["generator_gc"]
+        lines.append(
+            f"    this process: GC longest pause {generator_gc['max_pause_ms']:.0f} ms "
+            f"({generator_gc['full_collections']} full)"
+        )
+        if writes["failures"] or layout["events"]["streams_ended_early"]:
+            lines.append(
+                f"    failures {writes['failures']}; streams ended early: "
+                f"{layout['events']['stream_errors']}"
+            )
+    throughput = section["throughput"]
+    if throughput:
+        lines += [
+            "",
+            f"req/s, wrk {plan.wrk_connections} connections, {plan.throughput_duration} s, "
+            f"1 worker, matches nobody follows; bare GET /bare: {throughput['bare_rps']:,.0f}",
+            f"{'request':<12}{'no streams':>12}{'streams open':>14}{'with/without':>14}"
+            f"{'/bare off':>11}{'/bare on':>10}{'floor':>7}{'p99 off':>9}{'p99 on':>8}"
+            f"{'other cores':>13}",
+        ]
+        for name, row in throughput["rows"].items():
+            lines.append(
+                f"{name:<12}{row['rps_no_streams']:>12,.0f}{row['rps_streams_open']:>14,.0f}"
+                f"{_n(row['with_over_without'], 2):>14}"
+                f"{_n(row['ratio_to_bare_no_streams'], 3):>11}"
+                f"{_n(row['ratio_to_bare_streams_open'], 3):>10}{row['floor']:>7.2f}"
+                f"{row['p99_ms_no_streams']:>9.1f}{row['p99_ms_streams_open']:>8.1f}"
+                f"{row['other_cores_no_streams']:>7.2f}/{row['other_cores_streams_open']:.2f}"
+                + ("  DISTURBED" if row["disturbed"] else "")
+            )
+    elif section.get("throughput_skipped"):
+        lines.append(f"req/s with and without streams: skipped ({section['throughput_skipped']})")
+    lines += ["", "targets:"]
+    for target in section["targets"]:
+        value = target["value"]
+        shown = "-" if value is None else (f"{value:,.3f}" if isinstance(value, float) else value)
+        lines.append(
+            f"  {'PASS' if target['pass'] else 'MISS'}  {target['name']}: {shown} "
+            f"(target {target['target']})"
+        )
+    return "\n".join(lines)
+
+
+# -- main ----------------------------------------------------------------------------------
+
+
+def raise_open_files() -> int:
+    """Every stream is a socket here and in the server (which inherits the limit)."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard == resource.RLIM_INFINITY or soft < hard:
+        target = hard if hard != resource.RLIM_INFINITY else max(soft, 65536)
+        with contextlib.suppress(ValueError, OSError):
+            resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+    return resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+
+
+def environment(plan: Plan, open_files: int) -> dict[str, Any]:
+    def version(package: str) -> str:
+        try:
+            return importlib.metadata.version(package)
+        except importlib.metadata.PackageNotFoundError:
+            return "missing"
+
+    def git(*args: str) -> str:
+        try:
+            run = subprocess.run(
+                ["git", *args], cwd=ROOT, capture_output=True, text=True, timeout=10, check=False
+            )
+        except (OSError, subprocess.SubprocessError):
+            return ""
+        return run.stdout.strip()
+
+    return {
+        "cpus": CPUS,
+        "kernel": platform.release(),
+        "python": platform.python_version(),
+        "packages": {
+            p: version(p) for p in ("uvicorn", "httptools", "fastapi", "sqlalchemy", "httpx")
+        },
+        "uvicorn_flags": list(UVICORN_FLAGS),
+        "wrk": wrk_version(),
+        "open_files_limit": open_files,
+        "git_commit": git("rev-parse", "HEAD"),
+        "git_dirty_paths": len(git("status", "--porcelain").splitlines()),
+        "app_fingerprint": app_fingerprint(),
+        "generator": "one asyncio process (httpx): every stream and the writer; wrk for req/s; "
+        "on the same machine as the servers",
+        "plan": {k: str(v) if isinstance(v, Path) else v for k, v in asdict(plan).items()},
+    }
+
+
+def run(plan: Plan) -> int:
+    open_files = raise_open_files()
+    if open_files < plan.streams + 200:
+        progress(f"the open-files limit ({open_files}) is too low for {plan.streams} streams")
+        return 2
+    started = datetime.now(UTC)
+    sections: dict[str, dict[str, Any]] = {}
+    failures: dict[str, str] = {}
+    with tempfile.TemporaryDirectory(prefix="squarescores-bench-live-") as tmp:
+        for kind in plan.databases:
+            workdir = Path(tmp) / kind
+            workdir.mkdir()
+            try:
+                sections[kind] = run_database(kind, plan, workdir)
+            except (BenchError, TimeoutError) as error:  # the other database may still run
+                failures[kind] = str(error) or type(error).__name__
+                progress(f"{kind}: bench failed: {failures[kind]}")
+                for log in sorted(workdir.glob("*.log")):
+                    progress(f"--- {log.name}\n{log.read_text(errors='replace')[-3000:]}")
+            else:
+                print(report(kind, sections[kind], plan), flush=True)
+    results = {
+        "started_at": started.isoformat(),
+        "finished_at": datetime.now(UTC).isoformat(),
+        "environment": environment(plan, open_files),
+        "targets": {
+            "fanout_p99_ms": TARGET_FANOUT_P99_MS,
+            "floors": TARGET_FLOORS,
+            "keep_with_streams": TARGET_KEEP,
+        },
+        "databases": sections,
+        "failures": failures,
+    }
+    plan.output.parent.mkdir(parents=True, exist_ok=True)
+    plan.output.write_text(json.dumps(results, indent=2, ensure_ascii=False) + "\n")
+    print(f"\nresults: {plan.output}")
+    if failures:
+        print(f"FAILED to measure: {', '.join(failures)} (see above)")
+        return 2
+    problems = []
+    for kind, section in sections.items():
+        for workers, layout in section["layouts"].items():
+            if layout["writes"]["failures"] or layout["events"]["missing"]:
+                problems.append(f"{kind}, {workers} worker(s): writes failed or events missing")
+        if section["throughput"] and not section["throughput"]["clean"]:
+            problems.append(f"{kind}: unexpected statuses or socket errors under wrk")
+    if problems:
+        print("PROBLEMS: " + "; ".join(problems))
+        return 1
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    plan = parse_args(argv)
+    try:
+        return run(plan)
+    except BenchError as error:
+        progress(f"bench-live failed: {error}")
+        return 2
+    except KeyboardInterrupt:
+        progress("interrupted")
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

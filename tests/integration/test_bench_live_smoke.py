@@ -1,0 +1,89 @@
+"""``scripts/bench_live.py --quick --db sqlite`` runs end to end, with small numbers.
+
+A smoke test of the live-stream benchmark harness, not of speed: real one-worker servers
+(one, then two on the same database), streams opened, rounds written, and the run exits 0
+with every acknowledged write delivered to every stream of its match, in both layouts, and
+positive latency figures. No target has to PASS here; the req/s with and without streams
+(wrk) are checked when wrk is installed.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+from tests.conftest import ROOT
+
+STREAMS, MATCHES, RATE, DURATION = 40, 10, 20, 3  # 60 writes, 4 streams a match
+TIMEOUT = 90  # seconds for the whole run; it takes about 30 on a 2-core machine
+
+
+def test_quick_live_bench_delivers_every_write(tmp_path: Path) -> None:
+    output = tmp_path / "live.json"
+    run = subprocess.run(
+        [
+            sys.executable,
+            str(ROOT / "scripts" / "bench_live.py"),
+            "--quick",
+            "--db",
+            "sqlite",
+            "--streams",
+            str(STREAMS),
+            "--matches",
+            str(MATCHES),
+            "--rate",
+            str(RATE),
+            "--duration",
+            str(DURATION),
+            "--throughput-duration",
+            "1",
+            "--output",
+            str(output),
+        ],
+        cwd=ROOT,
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=TIMEOUT,
+        check=False,
+    )
+    assert run.returncode == 0, f"exit {run.returncode}\n{run.stdout[-6000:]}\n{run.stderr[-6000:]}"
+    results = json.loads(output.read_text())
+    assert results["failures"] == {}
+    sqlite = results["databases"]["sqlite"]
+    writes = RATE * DURATION
+    assert set(sqlite["layouts"]) == {"1", "2"}
+    for workers, layout in sqlite["layouts"].items():
+        assert layout["streams"] == STREAMS, workers
+        assert layout["streams_open_at_end"] == STREAMS, (workers, layout["events"])
+        assert layout["writes"]["acknowledged"] == writes, (workers, layout["writes"])
+        events = layout["events"]
+        # every acknowledged write reached every stream of its match, once
+        assert events["expected"] == writes * STREAMS // MATCHES, workers
+        assert events["delivered"] == events["expected"], (workers, events)
+        assert events["missing"] == 0 and events["unexpected"] == 0, (workers, events)
+        latency = layout["fanout_ms"]
+        assert latency["count"] == events["expected"], workers
+        # An event may be read just before the writer reads its 201 (a negative value);
+        # the upper figures are positive.
+        assert latency["p99"] > 0 and latency["max"] > 0, (workers, latency)
+        assert latency["max"] >= latency["p99"] >= latency["p50"], (workers, latency)
+        assert layout["memory"]["rss_kib_open"] > 0, workers
+        assert layout["cpu"]["stream_worker_us_per_event"] > 0, workers
+    assert {t["name"] for t in sqlite["targets"]} >= {
+        "fan-out p99, 1 worker",
+        "fan-out p99, 2 workers",
+        "every write at every stream, 1 worker",
+        "every write at every stream, 2 workers",
+    }
+    if shutil.which("wrk") is not None:
+        rows = sqlite["throughput"]["rows"]
+        for name in ("post_round", "get_match"):
+            assert rows[name]["rps_no_streams"] > 0, name
+            assert rows[name]["rps_streams_open"] > 0, name
+        assert sqlite["throughput"]["clean"]
+    else:
+        assert sqlite["throughput"] is None
