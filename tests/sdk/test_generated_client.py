@@ -509,6 +509,7 @@ def match_read_fields(settings: dict[str, Any]) -> dict[str, Any]:
         "totals": [],
         "version": 1,
         "winner": None,
+        "settlement": None,
     }
 
 
