@@ -40,9 +40,10 @@ T = TypeVar("T")
 logger = logging.getLogger("squarescores")
 
 # An awaited retry of a unit of work that found SQLite's write lock taken: the first
-# sleep, then doubled up to the longest.
+# sleep, then doubled up to the longest (short: a write waits at most that long after
+# the lock is free; a failed BEGIN IMMEDIATE costs microseconds).
 FIRST_RETRY_S = 0.001
-LONGEST_RETRY_S = 0.05
+LONGEST_RETRY_S = 0.01
 
 
 class UnitOfWork:
@@ -85,10 +86,11 @@ class Database:
         self.engine: Engine = create_engine(url, **kwargs)
         self.lock_timeout_s = settings.sqlite_busy_timeout_ms / 1000
         # Units in worker threads at once. PostgreSQL: as many as the pool has
-        # connections, each mostly waiting on the database. SQLite: one, since its
-        # long units are Python work holding the GIL, and each more would only slice
-        # the event loop's share of it thinner.
-        self.limiter = anyio.CapacityLimiter(1 if self.is_sqlite else settings.database_pool_size)
+        # connections, each mostly waiting on the database. Long units (a sheet, a
+        # page, a refold) are Python work holding the GIL: one at a time, on both
+        # databases, since each more would only slice the event loop's share thinner.
+        self.limiter = anyio.CapacityLimiter(settings.database_pool_size)
+        self.long_limiter = anyio.CapacityLimiter(1)
         # Told, after each commit, which matches' change logs it wrote to (the live
         # streams' hub, app/live.py, when the app runs one). May run in a worker thread.
         self.on_changed: Callable[[frozenset[str]], None] | None = None
@@ -113,13 +115,14 @@ class Database:
         """
         attempt = partial(self.run_now, work, write=write, snapshot=snapshot)
         if not self.is_sqlite:
-            return await anyio.to_thread.run_sync(attempt, limiter=self.limiter)
+            limiter = self.long_limiter if long else self.limiter
+            return await anyio.to_thread.run_sync(attempt, limiter=limiter)
         delay = FIRST_RETRY_S
         deadline = time.monotonic() + self.lock_timeout_s
         while True:
             try:
                 if long:
-                    return await anyio.to_thread.run_sync(attempt, limiter=self.limiter)
+                    return await anyio.to_thread.run_sync(attempt, limiter=self.long_limiter)
                 return attempt()
             except OperationalError as error:
                 if not _locked(error) or time.monotonic() + delay > deadline:

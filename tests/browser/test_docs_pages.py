@@ -5,57 +5,22 @@ Chromium (Debian's ``chromium`` package, driven by Playwright, no browser downlo
 opens them with every request outside the server's origin aborted, so a page that
 still needed a CDN would stay blank here, as it would on a machine without internet.
 
-Skipped when /usr/bin/chromium is missing, except under CI (``CI=true``), where
-that fails the run: .ci/run installs it.
+The browser and the server are ``tests/browser/conftest.py``'s.
 """
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
-from playwright.sync_api import Browser, Page, Route, sync_playwright
+from playwright.sync_api import Browser, Page, Route
 
-from tests.conftest import migrate
 from tests.live import LiveServer
 
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 RENDER_TIMEOUT_MS = 30_000
 CREATE_MATCH_SUMMARY = "Create a match and its tokens"
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    if not CHROMIUM.exists():
-        if os.environ.get("CI"):
-            pytest.fail(f"{CHROMIUM} is required under CI (apt-get install chromium)")
-        pytest.skip(f"{CHROMIUM} not installed (apt-get install chromium)")
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        yield chromium
-        chromium.close()
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    url = f"sqlite:///{tmp_path_factory.mktemp('docs') / 'docs.db'}"
-    migrate(url)
-    with LiveServer(url, workers=1) as live:
-        yield live
 
 
 @pytest.fixture(scope="module")

@@ -5,14 +5,12 @@ serves the page, headless Chromium (Debian's ``chromium``, driven by Playwright,
 browser download) opens it as phones would, and every request that tries to leave
 the server's origin is aborted and recorded.
 
-Skipped when /usr/bin/chromium is missing, except under CI (``CI=true``), where that
-fails the run.
+The browser and the server are ``tests/browser/conftest.py``'s.
 """
 
 from __future__ import annotations
 
 import json
-import os
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -20,48 +18,17 @@ from typing import Any
 
 import httpx
 import pytest
-from playwright.sync_api import Browser, Dialog, Page, Route, expect, sync_playwright
+from playwright.sync_api import Browser, Dialog, Page, Route, expect
 
 from app.api.routes.web import CONTENT_SECURITY_POLICY
-from tests.conftest import ROOT, migrate
+from tests.conftest import ROOT
 from tests.live import LiveServer
 
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 RENDER_TIMEOUT_MS = 30_000
 LIVE_TIMEOUT_MS = 2_000  # another phone's change must show within this, without reload
 PHONE = {"width": 360, "height": 740}
 WEB = ROOT / "app" / "web"
 XSS_NAME = "<img src=x onerror=alert(1)>"
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    if not CHROMIUM.exists():
-        if os.environ.get("CI"):
-            pytest.fail(f"{CHROMIUM} is required under CI (apt-get install chromium)")
-        pytest.skip(f"{CHROMIUM} not installed (apt-get install chromium)")
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        yield chromium
-        chromium.close()
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    url = f"sqlite:///{tmp_path_factory.mktemp('web') / 'web.db'}"
-    migrate(url)
-    with LiveServer(url, workers=1) as live:
-        yield live
 
 
 class Phone:
