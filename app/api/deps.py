@@ -13,7 +13,6 @@ from fastapi import Depends, Request
 from fastapi.routing import APIRoute
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
-from app.db import repository
 from app.db.database import Database
 from app.services import auth
 from app.services.auth import Permission, Principal
@@ -54,8 +53,7 @@ async def principal_of(
     credential = await db.run(partial(auth.load_credential, credential_id=credential_id))
     who = auth.verify(credential, secret)
     exists = who.match_id == match_id or (
-        auth.is_match_id(match_id)
-        and await db.run(lambda uow: repository.match_exists(uow.connection, match_id))
+        auth.is_match_id(match_id) and await db.run(partial(auth.match_exists, match_id=match_id))
     )
     auth.authorize(who, match_id, need, match_exists=exists)
     return who

@@ -143,6 +143,12 @@ def load_credential(uow: UnitOfWork, credential_id: str) -> Credential | None:
     return Credential(row["secret_hash"], principal)
 
 
+def match_exists(uow: UnitOfWork, match_id: str) -> bool:
+    """Whether there is a match ``match_id`` (to tell 404 from 403 for another match's
+    token)."""
+    return repository.match_exists(uow.connection, match_id)
+
+
 def credential_exists(uow: UnitOfWork, credential_id: str) -> bool:
     """Whether a token is still valid (not replaced by a re-issued one)."""
     return repository.get_credential(uow.connection, credential_id) is not None
