@@ -101,9 +101,6 @@ class ChangeHub:
             with contextlib.suppress(asyncio.CancelledError):
                 await task
 
-    def open_streams(self) -> int:
-        return sum(len(s) for s in self.subscriptions.values())
-
     async def subscribe(self, match_id: str, from_version: int) -> Subscription:
         """Follow a match from ``from_version`` (the version the stream has sent up to)."""
         subscription = Subscription(match_id)

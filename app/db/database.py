@@ -30,7 +30,7 @@ from typing import Any, TypeVar
 
 import anyio
 import orjson
-from sqlalchemy import Connection, Engine, create_engine, event, text
+from sqlalchemy import Connection, Engine, create_engine, event
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import OperationalError
 
@@ -51,17 +51,13 @@ class UnitOfWork:
     """One transaction on one connection: what a use case reads and writes.
 
     Repositories (``app.db.repository``) take ``uow.connection``; nothing but
-    ``Database`` commits. ``after_commit`` callbacks run once the commit
-    succeeded, never after a rollback.
+    ``Database`` commits. What runs after the commit (never after a rollback):
+    ``Database.on_changed`` is told which matches' change logs the unit wrote to.
     """
 
     def __init__(self, connection: Connection) -> None:
         self.connection = connection
-        self.callbacks: list[Callable[[], None]] = []
         self.changed: set[str] = set()  # matches whose change log this unit wrote to
-
-    def after_commit(self, callback: Callable[[], None]) -> None:
-        self.callbacks.append(callback)
 
 
 class Database:
@@ -137,15 +133,11 @@ class Database:
         """Run ``work`` in one unit of work in this thread, and commit it."""
         with self.unit_of_work(write=write, snapshot=snapshot) as uow:
             result = work(uow)
-        callbacks = list(uow.callbacks)
         if uow.changed and self.on_changed is not None:
-            on_changed, changed = self.on_changed, frozenset(uow.changed)
-            callbacks.append(lambda: on_changed(changed))
-        for callback in callbacks:
             try:
-                callback()
+                self.on_changed(frozenset(uow.changed))
             except Exception:  # the unit of work is committed: its answer stands
-                logger.exception("an after-commit callback failed")
+                logger.exception("telling the live streams of a change failed")
         return result
 
     @contextmanager
@@ -170,11 +162,6 @@ class Database:
                 connection = connection.execution_options(isolation_level="AUTOCOMMIT")
             with connection.begin():
                 yield UnitOfWork(connection)
-
-    def ping(self) -> None:
-        """Raise if the database cannot be reached."""
-        with self.engine.connect() as connection:
-            connection.execute(text("SELECT 1"))
 
     def dispose(self) -> None:
         self.engine.dispose()

@@ -42,7 +42,6 @@ from app.db.models import (
 _GET_MATCH = select(MATCH).where(MATCH.c.id == bindparam("id"))
 _LOCK_MATCH = _GET_MATCH.with_for_update()  # SQLite ignores it: a writer holds the database lock
 _MATCH_EXISTS = select(MATCH.c.id).where(MATCH.c.id == bindparam("id"))
-_MATCH_VERSION = select(MATCH.c.version).where(MATCH.c.id == bindparam("id"))
 _UPDATE_MATCH = update(MATCH).where(MATCH.c.id == bindparam("match_id"))
 
 _GET_CREDENTIAL = select(CREDENTIAL).where(CREDENTIAL.c.id == bindparam("id"))
@@ -135,10 +134,6 @@ def get_match(
 
 def match_exists(connection: Connection, match_id: str) -> bool:
     return connection.execute(_MATCH_EXISTS, {"id": match_id}).first() is not None
-
-
-def match_version(connection: Connection, match_id: str) -> int | None:
-    return connection.execute(_MATCH_VERSION, {"id": match_id}).scalar()
 
 
 def update_match(connection: Connection, match_id: str, values: Mapping[str, Any]) -> None:
@@ -275,9 +270,6 @@ _CHANGES_AFTER = (
     .order_by(MATCH_CHANGE.c.version)
     .limit(bindparam("limit"))
 )
-_OLDEST_CHANGE = select(func.min(MATCH_CHANGE.c.version)).where(
-    MATCH_CHANGE.c.match_id == bindparam("match_id")
-)
 _PRUNE_CHANGES = delete(MATCH_CHANGE).where(
     MATCH_CHANGE.c.match_id == bindparam("match_id"),
     MATCH_CHANGE.c.version < bindparam("before"),
@@ -308,11 +300,6 @@ def changes_after(
     """(version, payload) of a match's changes after version ``after``, in order."""
     params = {"match_id": match_id, "after": after, "limit": limit}
     return connection.execute(_CHANGES_AFTER, params).all()
-
-
-def oldest_change(connection: Connection, match_id: str) -> int | None:
-    """The oldest version the change log still holds for a match."""
-    return connection.execute(_OLDEST_CHANGE, {"match_id": match_id}).scalar()
 
 
 def changed_since(connection: Connection, cursor: int, *, limit: int) -> Sequence[Any]:

@@ -13,6 +13,7 @@ from typing import Any
 
 from app.db import repository
 from app.db.database import UnitOfWork
+from app.schemas import MatchRead
 from app.services.state import MatchState, match_read, utcnow
 
 CHANNEL = "squarescores_changes"  # PostgreSQL's NOTIFY channel
@@ -20,8 +21,9 @@ KEEP = 256  # changes kept per match: a stream further behind gets a snapshot
 PRUNE_EVERY = 32  # versions between prunings of a match's log
 
 
-def record(uow: UnitOfWork, after: MatchState, kind: str, **extra: Any) -> None:
-    """Log a change of the match ``after`` shows (its version is the change's)."""
+def record(uow: UnitOfWork, after: MatchState, kind: str, **extra: Any) -> MatchRead:
+    """Log a change of the match ``after`` shows (its version is the change's); the
+    match as clients read it, which the event carries."""
     match = match_read(after)
     version = match.version
     payload = {"kind": kind, "version": version, "match": match.model_dump(mode="json"), **extra}
@@ -41,3 +43,4 @@ def record(uow: UnitOfWork, after: MatchState, kind: str, **extra: Any) -> None:
     if connection.dialect.name == "postgresql":
         repository.notify_change(connection, CHANNEL, match.id)
     uow.changed.add(match.id)
+    return match

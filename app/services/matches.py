@@ -123,8 +123,7 @@ def update_match(
         return match_read(state)
     changed.update(version=state.row["version"] + 1, updated_at=utcnow())
     after = save_match(uow, state, changed)
-    changes.record(uow, after, "match_updated")
-    return match_read(after)
+    return changes.record(uow, after, "match_updated")
 
 
 def _validated_settings(state: MatchState, patch: StrictModel) -> StrictModel:
@@ -168,5 +167,4 @@ def end_match(uow: UnitOfWork, request: WriteRequest, match_id: str) -> MatchRea
         "version": state.row["version"] + 1,
     }
     after = save_match(uow, state, ended)
-    changes.record(uow, after, "ended")
-    return match_read(after)
+    return changes.record(uow, after, "ended")
