@@ -56,34 +56,36 @@ def _union(models: Any) -> Any:
 
 def _match_create(game_name: str) -> type[StrictModel]:
     game = GAMES[game_name]
+    low, high = game.min_players, game.max_players
+    count = f"exactly {low}" if low == high else f"{low} to {high}"
     fields: dict[str, Any] = {
         "game": (Literal[game_name], ...),
         "players": (
             list[PlayerName],
             Field(
-                min_length=game.seat_count,
-                max_length=game.seat_count,
-                description=f"exactly {game.seat_count} player names, seat 0 first, "
-                "unique ignoring case",
+                min_length=low,
+                max_length=high,
+                description=f"{count} player names, seat 0 first, unique ignoring case",
             ),
         ),
         "settings": (game.settings_model, Field(default_factory=game.settings_model)),
     }
-    if game.team_count:
+    if game.max_teams:
         fields["team_names"] = (
-            Annotated[list[TeamName], Field(min_length=game.team_count, max_length=game.team_count)]
-            | None,
-            None,
+            Annotated[list[TeamName], Field(min_length=2, max_length=game.max_teams)] | None,
+            Field(None, description="one name per team, team 0 first (as many as it has teams)"),
         )
+    teams = f" in {game.max_teams} teams" if game.team_count else ""
+    if game.max_teams and not game.team_count:
+        teams = f", optionally in 2 to {game.max_teams} teams"
     model: type[StrictModel] = create_model(
-        f"{game.title}MatchCreate",
+        f"{''.join(word.capitalize() for word in game_name.split('_'))}MatchCreate",
         __base__=StrictModel,
-        __doc__=f"{game.title}: {game.seat_count} players"
-        + (f" in {game.team_count} teams" if game.team_count else "")
-        + f". Its scoring rules: docs/rules.md, section {game.title}, in the repository.",
+        __doc__=f"{game.title}: {count} players{teams}. "
+        f"Its scoring rules: docs/rules.md, section {game.title}, in the repository.",
         **fields,
     )
-    names = ["Anna", "Bela", "Cili", "Dani", "Ede", "Flora"][: game.seat_count]
+    names = ["Anna", "Bela", "Cili", "Dani", "Ede", "Flora"][: min(high, 4)]
     example: dict[str, Any] = {
         "game": game_name,
         "players": names,
@@ -114,8 +116,18 @@ else:
         "MatchCreate",
         Annotated[_union(MATCH_CREATE_MODELS.values()), Field(discriminator="game")],
     )
+    # No tag tells the settings apart: a generated client tries the members in order,
+    # and keeps the first that parses. The one with the most fields goes first, so one
+    # whose fields are a subset of another's (Alkort's of the own table's) never wins
+    # for the other's settings.
     GameSettings = TypeAliasType(
-        "GameSettings", _union(game.settings_model for game in GAMES.values())
+        "GameSettings",
+        _union(
+            sorted(
+                (game.settings_model for game in GAMES.values()),
+                key=lambda model: -len(model.model_fields),
+            )
+        ),
     )
     Breakdown = TypeAliasType("Breakdown", _union(game.breakdown_model for game in GAMES.values()))
 
@@ -235,7 +247,8 @@ _MATCH_EXAMPLE: dict[str, Any] = {
 
 
 class PaymentRead(Read):
-    """One payment of the settlement: seat ``payer`` gives seat ``payee`` ``amount``."""
+    """One payment of the settlement: seat ``payer`` gives seat ``payee`` ``amount``
+    (teams, at an own table played in teams)."""
 
     model_config = ConfigDict(
         json_schema_extra={"examples": [{"payer": 0, "payee": 1, "amount": 9}]}
@@ -248,7 +261,9 @@ class PaymentRead(Read):
 
 SETTLEMENT_DESCRIPTION = (
     "Who pays whom, in the fewest payments, so that every seat ends at its net "
-    "(totals less owed); null for a game without money (Alkort)"
+    "(Asszorti: totals less owed; a zero-sum own table: its totals, per team when it "
+    "plays in teams); null for a game without money (Alkort, an own table that is not "
+    "zero-sum)"
 )
 
 
@@ -600,7 +615,9 @@ class GameRead(Read):
                     "name": "alkort",
                     "title": "Alkort",
                     "players": 4,
+                    "min_players": 4,
                     "teams": 2,
+                    "max_teams": 2,
                     "round_types": ["alkort_tricks", "alkort_points"],
                     "settings": {"type": "object"},
                 }
@@ -609,8 +626,15 @@ class GameRead(Read):
     )
     name: GameName
     title: str
-    players: int
-    teams: int
+    players: int = Field(
+        description="how many players the game is for; for a game played by a range of "
+        "players, the most (min_players is the fewest)"
+    )
+    min_players: int = Field(description="the fewest players (players, for a fixed table)")
+    teams: int = Field(description="how many fixed teams it is played in; 0: none, or chosen")
+    max_teams: int = Field(
+        description="the most teams a match can choose (teams, for a fixed table; 0: never)"
+    )
     round_types: list[RoundType]
     settings: dict[str, Any] = Field(description="JSON Schema of the match settings")
 
@@ -625,7 +649,9 @@ class GameList(Read):
                             "name": "alkort",
                             "title": "Alkort",
                             "players": 4,
+                            "min_players": 4,
                             "teams": 2,
+                            "max_teams": 2,
                             "round_types": ["alkort_tricks", "alkort_points"],
                             "settings": {"type": "object"},
                         }

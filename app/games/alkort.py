@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from enum import StrEnum
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal, Self
 
 from pydantic import ConfigDict, Field, StrictInt
 
@@ -186,11 +186,14 @@ class AlkortGame:
 
     name = "alkort"
     title = "Alkort"
-    seat_count = SEATS
-    team_count = TEAMS
+    min_players = max_players = seat_count = SEATS
+    max_teams = team_count = TEAMS
     settings_model: type[StrictModel] = AlkortSettings
     round_types: tuple[type[RoundInput], ...] = (AlkortTricks, AlkortPoints)
     breakdown_model: type[StrictModel] = AlkortBreakdown
+
+    def for_table(self, seat_count: int, settings: Any) -> Self:
+        return self  # always the same table
 
     def validate_players(self, names: Sequence[str]) -> None:
         check_player_names(names, SEATS, self.title)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from enum import StrEnum
 from functools import cache
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, Self
 
 from pydantic import ConfigDict, Field, StrictBool, StrictInt
 
@@ -404,11 +404,14 @@ class AsszortiGame:
 
     name = "asszorti"
     title = "Asszorti"
-    seat_count = SEATS
-    team_count = 0
+    min_players = max_players = seat_count = SEATS
+    max_teams = team_count = 0
     settings_model: type[StrictModel] = AsszortiSettings
     round_types: tuple[type[RoundInput], ...] = (AsszortiHand, AsszortiAmounts)
     breakdown_model: type[StrictModel] = AsszortiBreakdown
+
+    def for_table(self, seat_count: int, settings: Any) -> Self:
+        return self  # always the same table
 
     def validate_players(self, names: Sequence[str]) -> None:
         check_player_names(names, SEATS, self.title)

@@ -126,14 +126,23 @@ class Game(Protocol):
 
     name: str
     title: str
-    seat_count: int
-    team_count: int
+    min_players: int
+    max_players: int
+    max_teams: int  # 0: never in teams
+    seat_count: int  # at this table
+    team_count: int  # at this table: 0, or seats s, s + team_count, ... play together
     settings_model: type[StrictModel]
     round_types: tuple[type[RoundInput], ...]
     breakdown_model: type[StrictModel]
 
+    def for_table(self, seat_count: int, settings: Any) -> Game:
+        """The game as played at one table: ``seat_count`` players under ``settings``.
+        A game always played by the same table returns itself; one whose table size
+        or teams the match chooses returns an instance with its own seat and team count."""
+
     def validate_players(self, names: Sequence[str]) -> None:
-        """Raise GameRuleError when the table is not one this game is played at."""
+        """Raise GameRuleError when the table (its players, and the settings it was
+        made for) is not one this game is played at."""
 
     def score(self, round_input: RoundInput, settings: Any) -> Score:
         """Score one round on its own; raise GameRuleError for an impossible round."""

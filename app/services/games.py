@@ -12,8 +12,10 @@ def list_games() -> GameList:
             GameRead(
                 name=game.name,
                 title=game.title,
-                players=game.seat_count,
+                players=game.max_players,
+                min_players=game.min_players,
                 teams=game.team_count,
+                max_teams=game.max_teams,
                 round_types=[model.round_type for model in game.round_types],
                 settings=game.settings_model.model_json_schema(),
             )

@@ -11,7 +11,7 @@ from pydantic import ValidationError
 from app.db import repository
 from app.db.database import UnitOfWork
 from app.errors import FieldError, InvalidInput, SettingLocked
-from app.games import GAMES
+from app.games import GAMES, Game
 from app.games.base import GameRuleError, SettingConflict, StrictModel
 from app.schemas import MatchRead, MatchStatus, MatchUpdate
 from app.services import changes, ratelimit
@@ -45,14 +45,16 @@ def create_match(uow: UnitOfWork, body: Any, *, limit: RateLimit | None = None) 
 
     ``limit`` counts the creation against the client's rate limit.
     """
-    game = GAMES[body.game]
     players = list(body.players)
+    settings = body.settings
+    game = GAMES[body.game].for_table(len(players), settings)
     try:
         game.validate_players(players)
     except GameRuleError as error:
         raise rule_error(error) from None
     team_names = getattr(body, "team_names", None)
-    settings = body.settings
+    if team_names is not None:
+        _check_team_names(game, team_names)
     sheet = game.initial_state()
     status = status_of(game, settings, sheet, 0)
 
@@ -100,16 +102,19 @@ def update_match(
     settings = None
     if body.settings is not None:
         settings = _validated_settings(state, body.settings)
-    if body.players is not None:
+    if body.players is not None or settings is not None:
+        # The names, and the settings with them (a table of its own checks its teams
+        # and first dealer against its players).
+        players = list(body.players) if body.players is not None else state.row["players"]
+        table = game if settings is None else game.for_table(len(players), settings)
         try:
-            game.validate_players(body.players)
+            table.validate_players(players)
         except GameRuleError as error:
             raise rule_error(error) from None
+    if body.players is not None:
         values["players"] = list(body.players)
     if body.team_names is not None:
-        if len(body.team_names) != game.team_count:
-            message = f"{game.title} has {game.team_count} teams, got {len(body.team_names)} names"
-            raise InvalidInput(message, errors=[FieldError(("body", "team_names"), message)])
+        _check_team_names(game, body.team_names)
         values["team_names"] = list(body.team_names)
     check_writable(state, request)
     if settings is not None:
@@ -124,6 +129,16 @@ def update_match(
     changed.update(version=state.row["version"] + 1, updated_at=utcnow())
     after = save_match(uow, state, changed)
     return changes.record(uow, after, "match_updated")
+
+
+def _check_team_names(game: Game, names: list[str]) -> None:
+    """One name per team of the table (a table of its own may have no teams)."""
+    if len(names) != game.team_count:
+        if game.team_count:
+            message = f"{game.title} has {game.team_count} teams, got {len(names)} names"
+        else:
+            message = "this table plays without teams: send no team names"
+        raise InvalidInput(message, errors=[FieldError(("body", "team_names"), message)])
 
 
 def _validated_settings(state: MatchState, patch: StrictModel) -> StrictModel:

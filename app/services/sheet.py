@@ -30,14 +30,21 @@ def get_sheet(uow: UnitOfWork, match_id: str) -> tuple[dict[str, Any], int]:
         "owed": list(sheet.owed) if sheet.owed is not None else None,
         "net": list(sheet.net) if sheet.net is not None else None,
         "settlement": settlement_of(sheet),
+        # For the CSV's head (the JSON sheet leaves it out: the match's settings have it).
+        "table_rules": getattr(state.settings, "table_rules", ""),
     }
     return result, int(match["version"])
 
 
 def sheet_csv(sheet: dict[str, Any]) -> str:
-    """The sheet as CSV: a heading row, a row per round, then ``total`` and ``owed`` rows."""
+    """The sheet as CSV: a heading row, a row per round, then ``total`` and ``owed`` rows.
+
+    A table with rules of its own (``table_rules``) has them in a ``rules`` row first.
+    """
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\r\n")
+    if sheet.get("table_rules"):
+        writer.writerow(["rules", _cell_text(sheet["table_rules"])])
     writer.writerow(["round", "dealer", *(_cell_text(name) for name in sheet["columns"])])
     for row in sheet["rows"]:
         writer.writerow([row["number"], row["dealer"], *row["cells"]])

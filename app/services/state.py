@@ -73,10 +73,11 @@ class MatchState:
     @classmethod
     def load(cls, row: Mapping[Any, Any]) -> MatchState:
         game = GAMES[row["game"]]
+        settings = game.settings_model.model_validate(row["settings"])
         return cls(
             row=row,
-            game=game,
-            settings=game.settings_model.model_validate(row["settings"]),
+            game=game.for_table(len(row["players"]), settings),
+            settings=settings,
             sheet=state_from_json(row["sheet"]),
         )
 

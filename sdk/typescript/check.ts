@@ -41,9 +41,10 @@ assertType<
     | Schemas["AsszortiAmounts"]
     | Schemas["AlkortTricks"]
     | Schemas["AlkortPoints"]
+    | Schemas["OwnTablePoints"]
   >
 >();
-// Only the hand differs between the sides; the other three are one schema each.
+// Only the hand differs between the sides; the others are one schema each.
 assertType<
   Equals<
     RoundInputRead,
@@ -51,11 +52,15 @@ assertType<
     | Schemas["AsszortiAmounts"]
     | Schemas["AlkortTricks"]
     | Schemas["AlkortPoints"]
+    | Schemas["OwnTablePoints"]
   >
 >();
 // The tags of both unions are exactly the RoundType enum.
 assertType<
-  Equals<Schemas["RoundType"], "asszorti_hand" | "asszorti_amounts" | "alkort_tricks" | "alkort_points">
+  Equals<
+    Schemas["RoundType"],
+    "asszorti_hand" | "asszorti_amounts" | "alkort_tricks" | "alkort_points" | "own_points"
+  >
 >();
 assertType<Equals<RoundInput["type"], Schemas["RoundType"]>>();
 assertType<Equals<RoundInputRead["type"], Schemas["RoundType"]>>();
@@ -80,6 +85,8 @@ function describeRound(body: RoundInput): string {
       return `tricks ${body.tricks.length}`;
     case "alkort_points":
       return `team ${body.team} scores ${body.points}`;
+    case "own_points":
+      return `points ${body.points.join(",")}`;
     default: {
       const unreachable: never = body;
       return unreachable;
@@ -99,6 +106,7 @@ function describeStoredRound(input: RoundInputRead): string {
     case "asszorti_amounts":
     case "alkort_tricks":
     case "alkort_points":
+    case "own_points":
       return describeRound(input);
     default: {
       const unreachable: never = input;
@@ -149,7 +157,12 @@ type MatchCreate = Schemas["MatchCreate"];
 assertType<
   Equals<operations["createMatch"]["requestBody"]["content"]["application/json"], MatchCreate>
 >();
-assertType<Equals<MatchCreate, Schemas["AsszortiMatchCreate"] | Schemas["AlkortMatchCreate"]>>();
+assertType<
+  Equals<
+    MatchCreate,
+    Schemas["AsszortiMatchCreate"] | Schemas["AlkortMatchCreate"] | Schemas["OwnTableMatchCreate"]
+  >
+>();
 assertType<Equals<MatchCreate["game"], Schemas["GameName"]>>();
 assertType<Equals<Schemas["AlkortMatchCreate"]["settings"], Schemas["AlkortSettings"] | undefined>>();
 
@@ -168,7 +181,14 @@ const alkortWithKontra: MatchCreate = {
 type GameSettings = Schemas["GameSettings"];
 assertType<Equals<Schemas["MatchRead"]["settings"], GameSettings>>();
 assertType<Equals<Schemas["MatchCreated"]["settings"], GameSettings>>();
-assertType<Equals<GameSettings, Schemas["AsszortiSettingsRead"] | Schemas["AlkortSettingsRead"]>>();
+assertType<
+  Equals<
+    GameSettings,
+    Schemas["AsszortiSettingsRead"] | Schemas["AlkortSettingsRead"] | Schemas["OwnTableSettingsRead"]
+  >
+>();
+assertType<Equals<Schemas["OwnTableSettingsRead"]["target"], number | null>>();
+assertType<Equals<Schemas["OwnTableSettingsRead"]["table_rules"], string>>();
 assertType<Equals<Schemas["AlkortSettingsRead"]["target"], number>>();
 assertType<Equals<Schemas["AsszortiSettingsRead"]["planned_deals"], number | null>>();
 
@@ -188,7 +208,12 @@ const settingsWithoutDeals: Schemas["AsszortiSettingsRead"] = { first_dealer: 0,
 type Breakdown = Schemas["Breakdown"];
 assertType<Equals<Schemas["RoundResult"]["breakdown"], Breakdown>>();
 assertType<Equals<Schemas["ScoreRead"]["breakdown"], Breakdown>>();
-assertType<Equals<Breakdown, Schemas["AsszortiBreakdown"] | Schemas["AlkortBreakdown"]>>();
+assertType<
+  Equals<
+    Breakdown,
+    Schemas["AsszortiBreakdown"] | Schemas["AlkortBreakdown"] | Schemas["OwnTableBreakdown"]
+  >
+>();
 assertType<Equals<Schemas["DealKind"], "plain" | "muk" | "stroke">>();
 assertType<Equals<Schemas["AlkortBreakdown"]["kind"], Schemas["DealKind"]>>();
 assertType<Equals<Schemas["AlkortBreakdown"]["run"], number | null>>();
@@ -200,6 +225,7 @@ function describeBreakdown(breakdown: Breakdown): string {
     const run = breakdown.run === null ? "" : ` run of ${breakdown.run}`;
     return `${breakdown.kind}${run}: team ${breakdown.team} +${breakdown.points}`;
   }
+  if ("sum" in breakdown) return `points adding up to ${breakdown.sum}`;
   if (breakdown.manual) return "scored by the table";
   return `basic game ${breakdown.basic_game}, arrivazs ${breakdown.arrivazs}`;
 }
@@ -216,7 +242,7 @@ const slam: Schemas["AlkortBreakdown"]["kind"] = "slam";
 
 // --- The tags on reads are enums ----------------------------------------------
 
-assertType<Equals<Schemas["GameName"], "asszorti" | "alkort">>();
+assertType<Equals<Schemas["GameName"], "asszorti" | "alkort" | "own_table">>();
 assertType<Equals<Schemas["MatchRead"]["game"], Schemas["GameName"]>>();
 assertType<Equals<Schemas["MatchCreated"]["game"], Schemas["GameName"]>>();
 assertType<Equals<Schemas["GameRead"]["name"], Schemas["GameName"]>>();

@@ -61,6 +61,7 @@ ROUND_BODIES = {
     "AsszortiAmounts": "asszorti_amounts",
     "AlkortTricks": "alkort_tricks",
     "AlkortPoints": "alkort_points",
+    "OwnTablePoints": "own_points",
 }
 # What a client reads back: the members of RoundInputRead. Only AsszortiHand has
 # fields with server defaults (kontra, arrivazs and its idegen/kontra), so only it
@@ -70,8 +71,9 @@ ROUND_READS = {
     "AsszortiAmounts": "asszorti_amounts",
     "AlkortTricks": "alkort_tricks",
     "AlkortPoints": "alkort_points",
+    "OwnTablePoints": "own_points",
 }
-SHARED_ROUND_MODELS = ("AsszortiAmounts", "AlkortTricks", "AlkortPoints")
+SHARED_ROUND_MODELS = ("AsszortiAmounts", "AlkortTricks", "AlkortPoints", "OwnTablePoints")
 GENERATOR = Path(sys.executable).with_name("openapi-python-client")
 
 
@@ -240,7 +242,7 @@ def test_round_bodies_are_a_typed_discriminated_union(sdk: Sdk) -> None:
         body = getattr(models, name)(**minimal_round_fields(models, tag))
         assert body.to_dict()["type"] == tag
 
-    # createRound/replaceRound take RoundInput: exactly the four request-side classes.
+    # createRound/replaceRound take RoundInput: exactly the request-side classes.
     for operation in (sdk.create_round, sdk.replace_round):
         assert union_members(typing.get_type_hints(operation.sync_detailed)["body"]) == bodies
     # A round as read back carries RoundInputRead, not a dict; a removed one's revision None.
@@ -323,7 +325,11 @@ def test_match_bodies_and_settings_are_typed(sdk: Sdk) -> None:
     models = sdk.models
     # createMatch takes MatchCreate: one class per game, tagged by `game`.
     body = typing.get_type_hints(sdk.create_match.sync_detailed)["body"]
-    assert union_members(body) == {models.AsszortiMatchCreate, models.AlkortMatchCreate}
+    assert union_members(body) == {
+        models.AsszortiMatchCreate,
+        models.AlkortMatchCreate,
+        models.OwnTableMatchCreate,
+    }
     assert model_hints(sdk, models.AsszortiMatchCreate)["game"] == typing.Literal["asszorti"]
     assert model_hints(sdk, models.AlkortMatchCreate)["game"] == typing.Literal["alkort"]
     # A new match sends request-side settings (all optional) ...
@@ -332,18 +338,33 @@ def test_match_bodies_and_settings_are_typed(sdk: Sdk) -> None:
         sdk.unset,
     }
     assert union_members(model_hints(sdk, models.AlkortSettings)["target"]) == {int, sdk.unset}
-    # ... and reads GameSettings back: the two Read classes, every field present.
-    settings = {models.AsszortiSettingsRead, models.AlkortSettingsRead}
+    # ... and reads GameSettings back: the Read classes, every field present.
+    settings = {models.AsszortiSettingsRead, models.AlkortSettingsRead, models.OwnTableSettingsRead}
     for model in (models.MatchRead, models.MatchCreated):
         assert union_members(model_hints(sdk, model)["settings"]) == settings
     assert model_hints(sdk, models.AlkortSettingsRead) == {"first_dealer": int, "target": int}
     asszorti = model_hints(sdk, models.AsszortiSettingsRead)
     assert asszorti["kontra"] is bool
     assert union_members(asszorti["planned_deals"]) == {int, type(None)}
-    # The union has no tag: the two parse apart by their (disjoint) required fields.
+    own = model_hints(sdk, models.OwnTableSettingsRead)
+    assert own["teams"] is int and own["zero_sum"] is bool and own["table_rules"] is str
+    assert union_members(own["target"]) == {int, type(None)}
+    # The union has no tag: they parse apart by their required fields. Alkort's are a
+    # subset of the own table's, which the document lists first, so each parses as its own.
+    own_table = {
+        "teams": 2,
+        "zero_sum": True,
+        "negatives": True,
+        "target": None,
+        "lowest_wins": False,
+        "planned_rounds": 8,
+        "first_dealer": 1,
+        "table_rules": "two packs",
+    }
     for raw, model in (
         ({"first_dealer": 1, "target": 21}, models.AlkortSettingsRead),
         ({"first_dealer": 2, "kontra": False, "planned_deals": 9}, models.AsszortiSettingsRead),
+        (own_table, models.OwnTableSettingsRead),
     ):
         match = models.MatchRead.from_dict(match_read_fields(raw))
         assert isinstance(match.settings, model), (raw, type(match.settings))
@@ -353,7 +374,7 @@ def test_match_bodies_and_settings_are_typed(sdk: Sdk) -> None:
 def test_tags_on_reads_are_enums(sdk: Sdk) -> None:
     """The game and the round type come back as GameName/RoundType, not plain strings."""
     models = sdk.models
-    assert {g.value for g in models.GameName} == {"asszorti", "alkort"}
+    assert {g.value for g in models.GameName} == {"asszorti", "alkort", "own_table"}
     assert {t.value for t in models.RoundType} == set(ROUND_BODIES.values())
     assert issubclass(models.GameName, enum.Enum) and issubclass(models.RoundType, enum.Enum)
     assert model_hints(sdk, models.MatchRead)["game"] is models.GameName
@@ -370,7 +391,7 @@ def test_tags_on_reads_are_enums(sdk: Sdk) -> None:
 def test_breakdown_is_a_typed_union(sdk: Sdk) -> None:
     """``Breakdown`` is AsszortiBreakdown | AlkortBreakdown, each with its own fields."""
     models = sdk.models
-    breakdowns = {models.AsszortiBreakdown, models.AlkortBreakdown}
+    breakdowns = {models.AsszortiBreakdown, models.AlkortBreakdown, models.OwnTableBreakdown}
     for model in (models.RoundResult, models.ScoreRead):
         assert union_members(model_hints(sdk, model)["breakdown"]) == breakdowns
     asszorti = model_hints(sdk, models.AsszortiBreakdown)
@@ -485,6 +506,7 @@ def minimal_round_fields(models: Any, tag: str) -> dict[str, Any]:
         "asszorti_amounts": {"type_": tag, "amounts": [0, 0, 0]},
         "alkort_tricks": {"type_": tag, "tricks": [0, 0, 0, 0, 0]},
         "alkort_points": {"type_": tag, "team": 0, "points": 1},
+        "own_points": {"type_": tag, "points": [3, -3]},
     }[tag]
 
 
@@ -495,7 +517,11 @@ def match_read_fields(settings: dict[str, Any]) -> dict[str, Any]:
         "updated_at": "2026-11-29T20:15:00+00:00",
         "ended_at": None,
         "ended_by": None,
-        "game": "alkort" if "target" in settings else "asszorti",
+        "game": "own_table"
+        if "teams" in settings
+        else "alkort"
+        if "target" in settings
+        else "asszorti",
         "id": "m",
         "net": None,
         "owed": None,
@@ -521,7 +547,10 @@ def test_the_games_through_the_generated_client(live: Sdk) -> None:
     with live.client() as anonymous:
         games = parsed(live.list_games.sync_detailed(client=anonymous), 200, m.GameList)
     by_name = {game.name: game for game in games.items}
-    assert set(by_name) == {m.GameName.ASSZORTI, m.GameName.ALKORT}
+    assert set(by_name) == {m.GameName.ASSZORTI, m.GameName.ALKORT, m.GameName.OWN_TABLE}
+    own = by_name[m.GameName.OWN_TABLE]
+    assert (own.min_players, own.players, own.teams, own.max_teams) == (2, 8, 0, 4)
+    assert own.round_types == [m.RoundType.OWN_POINTS]
     assert by_name[m.GameName.ASSZORTI].round_types == [
         m.RoundType.ASSZORTI_HAND,
         m.RoundType.ASSZORTI_AMOUNTS,
@@ -1140,3 +1169,58 @@ def test_a_503_parses_as_a_problem(sdk: Sdk, tmp_path: Path) -> None:
             response = broken.get_match.sync_detailed("0" * 32, client=client)
     problem = parsed(response, 503, sdk.models.Problem)
     assert problem.code == "database_unavailable"
+
+
+def test_an_own_table_through_the_generated_client(live: Sdk) -> None:
+    """A zero-sum table in two teams: its settings, its round type, nets and settlement."""
+    m = live.models
+    with live.client() as anonymous:
+        created = parsed(
+            live.create_match.sync_detailed(
+                client=anonymous,
+                body=m.OwnTableMatchCreate(
+                    game="own_table",
+                    players=["Anna", "Bela", "Cili", "Dani"],
+                    settings=m.OwnTableSettings(
+                        teams=2, zero_sum=True, planned_rounds=2, table_rules="Ulti, 4 hands"
+                    ),
+                ),
+            ),
+            201,
+            m.MatchCreated,
+        )
+    assert created.game is m.GameName.OWN_TABLE
+    assert isinstance(created.settings, m.OwnTableSettingsRead)
+    assert (created.settings.teams, created.settings.zero_sum) == (2, True)
+    assert created.settings.table_rules == "Ulti, 4 hands"
+    assert [t.seats for t in created.teams] == [[0, 2], [1, 3]]
+    assert created.net == [0, 0] and created.settlement == []
+
+    with live.authed(created.tokens.players[0]) as anna:
+        first = parsed(
+            live.create_round.sync_detailed(
+                created.id,
+                client=anna,
+                body=m.OwnTablePoints(type_="own_points", points=[12, -12]),
+            ),
+            201,
+            m.RoundRead,
+        )
+        assert first.type_ is m.RoundType.OWN_POINTS
+        assert isinstance(first.input_, m.OwnTablePoints)
+        assert isinstance(first.result.breakdown, m.OwnTableBreakdown)
+        assert first.result.breakdown.sum_ == 0  # (a Python builtin: the client adds _)
+        parsed(
+            live.create_round.sync_detailed(
+                created.id,
+                client=anna,
+                body=m.OwnTablePoints(type_="own_points", points=[-4, 4]),
+            ),
+            201,
+            m.RoundRead,
+        )
+        match = parsed(live.get_match.sync_detailed(created.id, client=anna), 200, m.MatchRead)
+    assert match.status is m.MatchStatus.DECIDED
+    assert match.totals == [8, -8] and match.net == [8, -8]
+    assert [(p.payer, p.payee, p.amount) for p in match.settlement] == [(1, 0, 8)]
+    assert match.winner.team == 0
