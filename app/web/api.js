@@ -17,11 +17,19 @@ export function newKey() {
   return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
-export async function request(method, path, { token, body, idempotent = false } = {}) {
+export async function request(method, path, options = {}) {
+  return (await call(method, path, options)).data;
+}
+
+/** request(), answering {data, etag}; `key`: this Idempotency-Key (kept by the caller
+ * for a retry), `ifMatch`: the match's ETag as last seen ("v7" quoted). */
+export async function call(method, path, { token, body, idempotent = false, key, ifMatch } = {}) {
   const headers = { Accept: "application/json" };
   if (token) headers.Authorization = `Bearer ${token}`;
   if (body !== undefined) headers["Content-Type"] = "application/json";
-  if (idempotent) headers["Idempotency-Key"] = newKey();
+  if (key) headers["Idempotency-Key"] = key;
+  else if (idempotent) headers["Idempotency-Key"] = newKey();
+  if (ifMatch) headers["If-Match"] = ifMatch;
   let response;
   try {
     response = await fetch(path, {
@@ -34,7 +42,8 @@ export async function request(method, path, { token, body, idempotent = false } 
   } catch (error) {
     throw new NetworkError(String(error));
   }
-  if (response.status === 204) return null;
+  const etag = response.headers.get("ETag");
+  if (response.status === 204) return { data: null, etag };
   let data = null;
   try {
     data = await response.json();
@@ -42,7 +51,7 @@ export async function request(method, path, { token, body, idempotent = false } 
     data = null;
   }
   if (!response.ok) throw new ApiError(response.status, data);
-  return data;
+  return { data, etag };
 }
 
 const m = (id) => `/v1/matches/${encodeURIComponent(id)}`;

@@ -1,26 +1,24 @@
 // SquareScores web page: start a table, open one from a join link, follow its sheet live.
-import { api, ApiError, NetworkError } from "./api.js";
+import { api, ApiError } from "./api.js";
 import { clear, h } from "./dom.js";
 import { language, preferredLanguage, setLanguage, t } from "./i18n.js";
 import { entries, forget, getEntry, saveEntry } from "./store.js";
+import { EndGame } from "./endgame.js";
+import { qrSvg } from "./qr.js";
+import { HostSettings, StartSettings } from "./settings.js";
+import { RoundEntry } from "./entry.js";
+import { problemText } from "./problems.js";
 
 const view = document.getElementById("view");
 const message = document.getElementById("message");
 const RECONNECT_MS = 3000;
-const ALKORT_POINTS = [1, 5, 6, 7, 8, 9];
 
 let current = null; // the open table's controller, closed when the route changes
 
 // ---- messages --------------------------------------------------------------
 
 function describe(error) {
-  if (error instanceof ApiError) {
-    return error.problem && error.problem.detail
-      ? error.problem.detail
-      : t("error_http", { status: error.status });
-  }
-  if (error instanceof NetworkError) return t("error_network");
-  return String(error && error.message ? error.message : error);
+  return problemText(error); // the problem's detail, then a hint keyed by its code
 }
 
 function showError(error) {
@@ -78,6 +76,7 @@ function renderHome() {
 function startForm() {
   const names = h("div", { class: "fields" });
   const teams = h("div", { class: "fields" });
+  const rules = new StartSettings();
   const select = h(
     "select",
     { id: "game", name: "game" },
@@ -87,6 +86,7 @@ function startForm() {
   const drawNames = () => {
     const count = select.value === "alkort" ? 4 : 3;
     const old = [...names.querySelectorAll("input")].map((input) => input.value);
+    rules.draw(select.value, old);
     clear(names);
     for (let seat = 0; seat < count; seat += 1) {
       names.append(
@@ -120,6 +120,9 @@ function startForm() {
     }
   };
   select.addEventListener("change", drawNames);
+  names.addEventListener("input", () =>
+    rules.names([...names.querySelectorAll("input")].map((input) => input.value.trim())),
+  );
   drawNames();
   const button = h("button", { type: "submit", class: "primary", id: "create" }, t("create"));
   const form = h(
@@ -129,6 +132,7 @@ function startForm() {
     h("label", { class: "field" }, h("span", {}, t("game")), select),
     names,
     teams,
+    rules.element,
     button,
   );
   form.addEventListener("submit", async (event) => {
@@ -136,7 +140,9 @@ function startForm() {
     clearMessage();
     const players = [...names.querySelectorAll("input")].map((input) => input.value.trim());
     if (players.some((name) => !name)) return showError(t("error_names"));
-    const body = { game: select.value, players };
+    const settings = rules.read();
+    if (settings.error) return showError(settings.error);
+    const body = { game: select.value, players, settings: settings.value };
     if (select.value === "alkort") {
       const teamNames = [...teams.querySelectorAll("input")].map((input) => input.value.trim());
       if (teamNames.every(Boolean)) body.team_names = teamNames;
@@ -213,6 +219,7 @@ function linksSection(id, entry, players, { collapsed = false } = {}) {
       "li",
       {},
       h("span", { class: "link-label" }, text),
+      qrSvg(href, t("qr_for", { name: text })),
       h(
         "a",
         { href, class: "join-link", dataset: { role, seat: seat === undefined ? "" : String(seat) } },
@@ -265,12 +272,14 @@ class Table {
     this.refreshing = null;
     this.again = false;
     this.endArmed = null;
-    this.typed = []; // amounts being typed, kept when the sheet is redrawn
     this.root = h("div", { class: "table-view" });
     this.status = h("p", { class: "status" });
     this.live = h("span", { class: "live off", id: "live" }, t("live_off"));
     this.sheetBox = h("div", { class: "sheet-box" });
     this.controls = h("div", { class: "controls" });
+    this.endgame = new EndGame(this); // result card, CSV and Print (endgame.js)
+    this.hostSettings = new HostSettings(this); // the host's settings card (settings.js)
+    this.rounds = new RoundEntry(this, { showError, clearMessage }); // entry.js
   }
 
   get token() {
@@ -290,7 +299,12 @@ class Table {
       h("nav", { class: "crumbs" }, h("a", { href: "#/" }, t("back_home")), this.live),
       this.status,
       this.sheetBox,
+      this.rounds.under, // the outbox and an opened round (entry.js)
+      this.endgame.result,
+      this.rounds.box, // the entry cards (entry.js)
       this.controls,
+      this.endgame.tools,
+      this.hostSettings.element,
     );
     view.append(this.root);
     this.sheetBox.append(h("p", { class: "muted" }, t("loading")));
@@ -315,11 +329,13 @@ class Table {
         ),
       );
     }
+    this.rounds.start(); // sends what waits in the outbox
     this.connect();
   }
 
   close() {
     this.closed = true;
+    this.rounds.stop();
     if (this.source) this.source.close();
     this.source = null;
     clearTimeout(this.retry);
@@ -376,6 +392,7 @@ class Table {
       source.addEventListener("revoked", () => {
         this.stopStream({ finished: true });
         showError(t("revoked"));
+        this.rounds.lock();
       });
       source.addEventListener("resync", () => this.reconnect());
       source.onerror = () => this.reconnect();
@@ -425,6 +442,9 @@ class Table {
     this.drawStatus();
     this.drawSheet();
     this.drawControls();
+    this.rounds.draw();
+    this.endgame.draw();
+    this.hostSettings.draw();
   }
 
   drawStatus() {
@@ -496,6 +516,7 @@ class Table {
       h("table", { class: "sheet", id: "sheet" }, h("thead", {}, head), body, foot),
     );
     if (!sheet.rows.length) this.sheetBox.append(h("p", { class: "muted" }, t("no_rounds")));
+    this.rounds.decorate(this.sheetBox); // entry.js: a round's number opens it
   }
 
   drawControls() {
@@ -506,9 +527,6 @@ class Table {
       return;
     }
     if (match.status === "ended") return;
-    if (match.status === "in_progress") {
-      this.controls.append(match.game === "alkort" ? this.pointsForm() : this.amountsForm());
-    }
     const actions = h("div", { class: "actions" });
     if (match.round_count > 0) {
       actions.append(
@@ -535,98 +553,6 @@ class Table {
     });
     actions.append(end);
     this.controls.append(actions);
-  }
-
-  amountsForm() {
-    const names = this.names();
-    const manual = new Set();
-    const inputs = names.map((name, seat) =>
-      h("input", {
-        value: this.typed[seat] || "",
-        type: "number",
-        inputmode: "numeric",
-        step: "1",
-        name: `amount${seat}`,
-        class: "amount",
-        "aria-label": t("amount_for", { name }),
-      }),
-    );
-    inputs.forEach((input, seat) => {
-      input.addEventListener("input", () => {
-        manual.add(seat);
-        this.typed = inputs.map((each) => each.value);
-        const value = Number(input.value);
-        // One amount typed: fill the others in, a hand being +2X against -X, -X.
-        if (manual.size === 1 && input.value !== "" && Number.isInteger(value) && value % 2 === 0) {
-          inputs.forEach((other, index) => {
-            if (index !== seat) other.value = String(-value / 2);
-          });
-          this.typed = inputs.map((each) => each.value);
-        }
-      });
-    });
-    const form = h(
-      "form",
-      { class: "card entry", id: "amounts" },
-      h("h2", {}, t("enter_round")),
-      h("p", { class: "muted" }, t("amounts_hint")),
-      h(
-        "div",
-        { class: "amounts" },
-        names.map((name, seat) => h("label", { class: "field" }, h("span", {}, name), inputs[seat])),
-      ),
-      h("button", { type: "submit", class: "primary", id: "add-round" }, t("add_round")),
-    );
-    form.addEventListener("submit", (event) => {
-      event.preventDefault();
-      const amounts = inputs.map((input) => Number(input.value));
-      if (inputs.some((input) => input.value.trim() === "") || !amounts.every(Number.isInteger)) {
-        showError(t("error_amounts"));
-        return;
-      }
-      this.write(async () => {
-        await api.createRound(this.id, this.token, { type: "asszorti_amounts", amounts });
-        this.typed = [];
-      });
-    });
-    return form;
-  }
-
-  pointsForm() {
-    const rows = this.sheet.columns.map((teamName, team) =>
-      h(
-        "div",
-        { class: "points-row" },
-        h("span", { class: "team-name" }, teamName),
-        h(
-          "div",
-          { class: "points" },
-          ALKORT_POINTS.map((points) =>
-            h(
-              "button",
-              {
-                type: "button",
-                class: "point",
-                dataset: { team: String(team), points: String(points) },
-                "aria-label": t("points_for", { team: teamName, points }),
-                onclick: () =>
-                  this.write(() =>
-                    api.createRound(this.id, this.token, { type: "alkort_points", team, points }),
-                  ),
-              },
-              `+${points}`,
-            ),
-          ),
-        ),
-      ),
-    );
-    return h(
-      "div",
-      { class: "card entry", id: "points" },
-      h("h2", {}, t("enter_round")),
-      h("p", { class: "muted" }, t("points_hint")),
-      rows,
-    );
   }
 
   undo(number) {

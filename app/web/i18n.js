@@ -1,5 +1,5 @@
 // Strings come from /app/i18n/{lang}.json (same keys in every language).
-export const LANGUAGES = ["en", "hu"];
+export const LANGUAGES = ["en", "hu", "fr", "ru"];
 const STORAGE_KEY = "squarescores.lang";
 
 let current = "en";

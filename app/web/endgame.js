@@ -1,0 +1,153 @@
+// The end of a match: the winner, the standings and (Asszorti) the settlement, as the
+// API gives them; the sheet as CSV (fetched with the token in the Authorization
+// header, saved from a Blob: no token in any URL); and Print (the @media print styles).
+import { ApiError, NetworkError } from "./api.js";
+import { clear, h } from "./dom.js";
+import { t } from "./i18n.js";
+
+export function describeError(error) {
+  if (error instanceof ApiError) {
+    const detail = error.problem && error.problem.detail;
+    return detail || t("error_http", { status: error.status });
+  }
+  if (error instanceof NetworkError) return t("error_network");
+  return String(error && error.message ? error.message : error);
+}
+
+function hasTeam(value) {
+  return value !== null && value !== undefined;
+}
+
+/** The names of a standing's or the winner's side: a team's column, or the seats' names. */
+function sideNames(side, match, sheet) {
+  if (hasTeam(side.team)) return [sheet.columns[side.team]];
+  return (side.seats || []).map((seat) => match.players[seat].name);
+}
+
+/** The winner's names ([] when there is none yet, or a tie with no winner). */
+export function winnerNames(match, sheet) {
+  return match.winner ? sideNames(match.winner, match, sheet) : [];
+}
+
+/** The sheet as CSV, as a file on this device. */
+export async function downloadCsv(id, token) {
+  let response;
+  try {
+    response = await fetch(`/v1/matches/${encodeURIComponent(id)}/sheet.csv`, {
+      headers: { Accept: "text/csv", Authorization: `Bearer ${token}` },
+      cache: "no-store",
+      credentials: "omit",
+    });
+  } catch (error) {
+    throw new NetworkError(String(error));
+  }
+  if (!response.ok) {
+    let problem = null;
+    try {
+      problem = await response.json();
+    } catch {
+      problem = null;
+    }
+    throw new ApiError(response.status, problem);
+  }
+  const blob = await response.blob();
+  const url = URL.createObjectURL(blob);
+  const link = h("a", { href: url, download: `squarescores-${id}.csv`, hidden: true });
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+/** The result card (above the controls) and the tools row (CSV, Print) of a table. */
+export class EndGame {
+  constructor(table) {
+    this.table = table;
+    this.result = h("section", { class: "card result", id: "result", hidden: true });
+    this.note = h("p", { class: "note error", id: "tools-note", role: "alert", hidden: true });
+    const download = () => this.download();
+    this.csv = h("button", { type: "button", id: "csv", onclick: download }, t("download_csv"));
+    const print = () => window.print();
+    this.print = h("button", { type: "button", id: "print", onclick: print }, t("print"));
+    const actions = h("div", { class: "actions" }, this.csv, this.print);
+    this.tools = h("div", { class: "tools" }, actions, this.note);
+  }
+
+  draw() {
+    const { match, sheet } = this.table;
+    if (!match || !sheet) return;
+    if (match.status === "in_progress") {
+      this.result.hidden = true;
+      clear(this.result);
+      return;
+    }
+    const winners = winnerNames(match, sheet);
+    const standings = h(
+      "table",
+      { class: "standings", id: "standings" },
+      h(
+        "tbody",
+        {},
+        match.standings.map((standing) =>
+          h(
+            "tr",
+            { class: standing.rank === 1 ? "first" : undefined },
+            h("td", { class: "rank" }, `${standing.rank}.`),
+            h("td", { class: "who" }, sideNames(standing, match, sheet).join(", ")),
+            h("td", { class: "score" }, String(standing.total)),
+          ),
+        ),
+      ),
+    );
+    const parts = [
+      h("h2", {}, t(match.status === "ended" ? "result_final" : "result_decided")),
+      h(
+        "p",
+        { class: "winner", id: "winner" },
+        winners.length ? t("winner", { names: winners.join(", ") }) : t("no_winner"),
+      ),
+      h("h3", {}, t("standings")),
+      standings,
+    ];
+    const settlement = sheet.settlement || match.settlement;
+    if (Array.isArray(settlement)) {
+      const names = this.table.names();
+      parts.push(
+        h("h3", {}, t("settlement_title")),
+        settlement.length
+          ? h(
+              "ul",
+              { class: "settlement", id: "settlement" },
+              settlement.map((payment) =>
+                h(
+                  "li",
+                  { dataset: { payer: String(payment.payer), payee: String(payment.payee) } },
+                  t("pays", {
+                    payer: names[payment.payer],
+                    payee: names[payment.payee],
+                    amount: payment.amount,
+                  }),
+                ),
+              ),
+            )
+          : h("p", { class: "muted", id: "settlement" }, t("settlement_none")),
+      );
+    }
+    clear(this.result).append(...parts);
+    this.result.className = `card result ${match.status}`;
+    this.result.hidden = false;
+  }
+
+  async download() {
+    this.note.hidden = true;
+    this.csv.disabled = true;
+    try {
+      await downloadCsv(this.table.id, this.table.token);
+    } catch (error) {
+      this.note.textContent = describeError(error);
+      this.note.hidden = false;
+    } finally {
+      this.csv.disabled = false;
+    }
+  }
+}

@@ -1,0 +1,491 @@
+// Entering and correcting rounds on an open table (app.js's Table owns one RoundEntry):
+//
+// - Asszorti: the hand as the table speaks it (hand.js, with the calculator's preview),
+//   or the amounts the table worked out itself;
+// - Alkort: the deal by tapping tricks (tricks.js), or the deal's points;
+// - whose deal it is (the match's next_dealer, the sheet rows' dealer);
+// - a round opened from the sheet (history.js): its history, and "Correct this round",
+//   which turns these cards into the correction of that round (PUT with If-Match);
+// - new rounds go through the outbox (outbox.js): kept on the device until the server
+//   has them, sent once with their Idempotency-Key; the waiting ones are shown here.
+import { ApiError, call } from "./api.js";
+import { clear, h } from "./dom.js";
+import { t } from "./i18n.js";
+import { HandForm } from "./hand.js";
+import { RoundPanel, inputText } from "./history.js";
+import { Outbox } from "./outbox.js";
+import { storedProblemText } from "./problems.js";
+import { TrickTapper } from "./tricks.js";
+
+const ALKORT_POINTS = [1, 5, 6, 7, 8, 9];
+const GAMES = ["asszorti", "alkort"];
+
+export class RoundEntry {
+  /**
+   * @param {object} table app.js's Table (id, token, match, sheet, names(), canWrite,
+   *   draw(), refresh())
+   * @param {{showError: Function, clearMessage: Function}} ui the page's message line
+   */
+  constructor(table, ui) {
+    this.table = table;
+    this.ui = ui;
+    this.game = null; // the game the cards were built for
+    this.editing = null; // {number, ifMatch}: the round being corrected
+    this.locked = false; // the link was re-issued: nothing more can be written with it
+    this.started = false;
+    this.busy = false;
+    this.outbox = new Outbox(table.id, {
+      token: () => this.table.token,
+      version: () => (this.table.match ? this.table.match.version : null),
+      changed: () => this.drawOutbox(),
+      sent: () => this.table.refresh().catch(() => {}),
+    });
+    this.panel = new RoundPanel(table, { correct: (round, etag) => this.edit(round, etag) });
+    this.outboxCard = h("section", { class: "card outbox", id: "outbox", hidden: true });
+    // Two places of their own in the table view (app.js puts them there once): `under`
+    // the sheet, the outbox and the opened round; `box`, the entry cards. A redraw
+    // updates them in place: moving a field someone is typing in would take its focus.
+    this.under = h("div", { class: "round-extras" }, this.outboxCard, this.panel.element);
+    this.box = h("div", { class: "round-entry" });
+    this.lockedNote = h("p", { class: "card note error", id: "locked-note" }, t("revoked_note"));
+    this.title = h("h2", {});
+    this.dealer = h("p", { class: "dealer", id: "dealer-line" });
+    this.cancel = h("button", { type: "button", class: "link", id: "cancel-edit", hidden: true }, t("cancel_edit"));
+    this.cancel.addEventListener("click", () => this.stopEditing());
+    this.onNetwork = () => this.drawOutbox();
+  }
+
+  // ---- lifecycle (app.js: start() once the table is read, stop() when it closes) ----
+
+  start() {
+    if (this.started) return;
+    this.started = true;
+    window.addEventListener("offline", this.onNetwork);
+    window.addEventListener("online", this.onNetwork);
+    this.outbox.start().catch(() => {});
+  }
+
+  stop() {
+    this.started = false;
+    window.removeEventListener("offline", this.onNetwork);
+    window.removeEventListener("online", this.onNetwork);
+    this.outbox.stop();
+  }
+
+  /** The stream said this link was re-issued: no more writes from this page. */
+  lock() {
+    this.locked = true;
+    this.editing = null;
+    this.outbox.stop();
+    this.table.draw();
+  }
+
+  // ---- the cards under the sheet ----
+
+  build(game) {
+    if (this.game === game) return;
+    this.game = game;
+    if (game === "asszorti") {
+      this.hand = new HandForm({ names: () => this.table.names() });
+      this.saveHand = h("button", { type: "submit", class: "primary", id: "add-hand" }, t("add_hand"));
+      this.main = h(
+        "form",
+        { class: "card entry", id: "hand" },
+        h("div", { class: "panel-head" }, this.title, this.cancel),
+        this.dealer,
+        this.hand.element,
+        h("div", { class: "actions" }, this.saveHand),
+      );
+      this.main.addEventListener("submit", (event) => {
+        event.preventDefault();
+        const read = this.hand.read();
+        if (!read.body) return this.ui.showError(read.missing);
+        this.save(read.body, () => this.hand.reset());
+      });
+      this.alt = this.amountsForm();
+    } else {
+      this.tapper = new TrickTapper({
+        teams: () => this.table.sheet.columns,
+        changed: () => {
+          this.saveDeal.disabled = !this.tapper.read() || this.busy;
+        },
+      });
+      this.saveDeal = h("button", { type: "button", class: "primary", id: "add-deal", disabled: true }, t("add_deal"));
+      this.saveDeal.addEventListener("click", () => {
+        const read = this.tapper.read();
+        if (read) this.save(read.body, () => this.tapper.reset());
+      });
+      this.main = h(
+        "section",
+        { class: "card entry", id: "tricks" },
+        h("div", { class: "panel-head" }, this.title, this.cancel),
+        this.dealer,
+        this.tapper.element,
+        h("div", { class: "actions" }, this.saveDeal),
+      );
+      this.alt = this.pointsCard();
+    }
+  }
+
+  /** The table was read again: show the cards it calls for, leaving them in place. */
+  draw() {
+    const cards = this.cards();
+    const shown = [...this.box.children];
+    if (shown.length !== cards.length || shown.some((card, index) => card !== cards[index])) {
+      this.box.replaceChildren(...cards);
+    }
+    this.drawOutbox();
+    this.panel.follow();
+    if (this.started && !this.locked && this.outbox.items().some((item) => item.state === "pending")) {
+      this.outbox.flush().catch(() => {});
+    }
+  }
+
+  /** The cards for a player or the host (none for other games). */
+  cards() {
+    const match = this.table.match;
+    if (!match || !this.table.canWrite || !GAMES.includes(match.game)) return [];
+    if (match.status === "ended") {
+      this.editing = null;
+      return [];
+    }
+    if (this.locked) return [this.lockedNote];
+    this.build(match.game);
+    if (this.editing && !this.table.sheet.rows.some((row) => row.number === this.editing.number)) {
+      this.editing = null; // the round was removed meanwhile
+    }
+    if (match.status !== "in_progress" && !this.editing) return [];
+    this.drawHeader();
+    if (this.hand) {
+      this.hand.draw(match);
+      this.table.names().forEach((name, seat) => {
+        this.amountLabels[seat].textContent = name;
+        this.amounts[seat].setAttribute("aria-label", t("amount_for", { name }));
+      });
+    }
+    if (this.tapper) {
+      this.drawPoints();
+    }
+    this.setBusy(this.busy); // (draws the taps too)
+    return [this.main, this.alt];
+  }
+
+  drawHeader() {
+    const match = this.table.match;
+    const names = this.table.names();
+    if (this.editing) {
+      const row = this.table.sheet.rows.find((each) => each.number === this.editing.number);
+      this.title.textContent = t("correct_round", { n: this.editing.number });
+      this.dealer.textContent = row ? t("dealt_by", { name: names[row.dealer] }) : "";
+    } else {
+      this.title.textContent = t(match.game === "alkort" ? "enter_deal" : "enter_hand", { n: match.round_count + 1 });
+      this.dealer.textContent = t("deals_now", { name: names[match.next_dealer] });
+    }
+    this.dealer.dataset.dealer = String(this.editing ? "" : match.next_dealer);
+    this.cancel.hidden = !this.editing;
+    this.main.classList.toggle("editing", Boolean(this.editing));
+    this.alt.classList.toggle("editing", Boolean(this.editing));
+    const label = this.editing ? t("save_correction") : null;
+    if (this.saveHand) this.saveHand.textContent = label || t("add_hand");
+    if (this.saveDeal) this.saveDeal.textContent = label || t("add_deal");
+    if (this.saveAmounts) this.saveAmounts.textContent = label || t("add_round");
+  }
+
+  /** The plain amounts, one per seat (type one, the others follow as +2X / −X). */
+  amountsForm() {
+    const names = this.table.names();
+    this.manual = new Set();
+    this.amounts = names.map((name, seat) =>
+      h("input", {
+        type: "number",
+        inputmode: "numeric",
+        step: "1",
+        name: `amount${seat}`,
+        class: "amount",
+        "aria-label": t("amount_for", { name }),
+      }),
+    );
+    this.amountLabels = names.map((name) => h("span", {}, name));
+    this.amounts.forEach((input, seat) => {
+      input.addEventListener("input", () => {
+        this.manual.add(seat);
+        const value = Number(input.value);
+        // One amount typed: fill the others in, a hand being +2X against -X, -X.
+        if (this.manual.size === 1 && input.value !== "" && Number.isInteger(value) && value % 2 === 0) {
+          this.amounts.forEach((other, index) => {
+            if (index !== seat) other.value = String(-value / 2);
+          });
+        }
+      });
+    });
+    this.saveAmounts = h("button", { type: "submit", class: "primary", id: "add-round" }, t("add_round"));
+    const form = h(
+      "form",
+      { class: "card entry", id: "amounts" },
+      h("h2", {}, t("or_amounts")),
+      h("p", { class: "muted" }, t("amounts_hint")),
+      h(
+        "div",
+        { class: "amounts" },
+        names.map((name, seat) => h("label", { class: "field" }, this.amountLabels[seat], this.amounts[seat])),
+      ),
+      this.saveAmounts,
+    );
+    form.addEventListener("submit", (event) => {
+      event.preventDefault();
+      const amounts = this.amounts.map((input) => Number(input.value));
+      if (this.amounts.some((input) => input.value.trim() === "") || !amounts.every(Number.isInteger)) {
+        this.ui.showError(t("error_amounts"));
+        return;
+      }
+      this.save({ type: "asszorti_amounts", amounts }, () => this.resetAmounts());
+    });
+    return form;
+  }
+
+  resetAmounts() {
+    for (const input of this.amounts) input.value = "";
+    this.manual = new Set();
+  }
+
+  /** The deal's points, one tap each (the table scored the deal itself). */
+  pointsCard() {
+    this.pointRows = [0, 1].map((team) => {
+      const name = h("span", { class: "team-name" });
+      const buttons = ALKORT_POINTS.map((points) =>
+        h(
+          "button",
+          {
+            type: "button",
+            class: "point",
+            dataset: { team: String(team), points: String(points) },
+            onclick: () => this.save({ type: "alkort_points", team, points }, () => {}),
+          },
+          `+${points}`,
+        ),
+      );
+      return { name, buttons, element: h("div", { class: "points-row" }, name, h("div", { class: "points" }, buttons)) };
+    });
+    const card = h(
+      "div",
+      { class: "card entry", id: "points" },
+      h("h2", {}, t("or_points")),
+      h("p", { class: "muted" }, t("points_hint")),
+      this.pointRows.map((row) => row.element),
+    );
+    this.drawPoints();
+    return card;
+  }
+
+  drawPoints() {
+    const teams = this.table.sheet.columns;
+    this.pointRows.forEach((row, team) => {
+      row.name.textContent = teams[team];
+      row.buttons.forEach((button) => {
+        button.setAttribute("aria-label", t("points_for", { team: teams[team], points: button.dataset.points }));
+      });
+    });
+  }
+
+  // ---- saving: a new round (through the outbox) or a correction (PUT) ----
+
+  /** Disable the cards' buttons while a save runs; after it (or after app.js's write(),
+   * which disables every button under the controls) give each its own state back. */
+  setBusy(busy) {
+    this.busy = busy;
+    for (const card of [this.main, this.alt]) {
+      if (!card) continue;
+      for (const button of card.querySelectorAll("button")) button.disabled = busy;
+    }
+    if (busy) return;
+    if (this.hand) this.hand.constraints();
+    if (this.tapper) {
+      this.tapper.draw();
+      this.saveDeal.disabled = !this.tapper.read();
+    }
+  }
+
+  async save(body, reset) {
+    if (this.busy) return;
+    this.ui.clearMessage();
+    if (this.editing) return this.correct(body, reset);
+    this.setBusy(true);
+    try {
+      const outcome = await this.outbox.add(body, this.table.match.version);
+      reset();
+      if (outcome.sent) await this.table.refresh();
+    } catch (error) {
+      this.ui.showError(error);
+      // Someone wrote meanwhile (412), or the match's state refused it (409): show the
+      // sheet as it is now; what was typed stays in the form.
+      if (error instanceof ApiError && [409, 412].includes(error.status)) {
+        this.table.refresh().catch(() => {});
+      }
+    } finally {
+      this.setBusy(false);
+    }
+  }
+
+  /** Open the cards on round `round.number`, filled in with what it holds. */
+  edit(round, etag) {
+    if (!this.table.canWrite || this.locked) return;
+    this.build(this.table.match.game);
+    this.editing = { number: round.number, ifMatch: etag || `"v${this.table.match.version}"` };
+    const input = round.input;
+    if (this.hand) {
+      this.hand.reset();
+      this.resetAmounts();
+      if (input.type === "asszorti_hand") this.hand.fill(input);
+      else if (input.type === "asszorti_amounts") {
+        input.amounts.forEach((amount, seat) => {
+          this.amounts[seat].value = String(amount);
+        });
+        this.manual = new Set([0, 1, 2]);
+      }
+    }
+    if (this.tapper) {
+      if (input.type === "alkort_tricks") this.tapper.fill(input.tricks);
+      else this.tapper.reset();
+    }
+    this.ui.clearMessage();
+    this.table.draw();
+    this.main.scrollIntoView({ block: "start" });
+  }
+
+  stopEditing() {
+    this.editing = null;
+    if (this.hand) {
+      this.hand.reset();
+      this.resetAmounts();
+    }
+    if (this.tapper) this.tapper.reset();
+    this.table.draw();
+  }
+
+  async correct(body, reset) {
+    const { number, ifMatch } = this.editing;
+    this.setBusy(true);
+    try {
+      await call("PUT", `/v1/matches/${encodeURIComponent(this.table.id)}/rounds/${number}`, {
+        token: this.table.token,
+        body,
+        ifMatch,
+      });
+      reset();
+      this.editing = null;
+      if (this.hand) {
+        this.hand.reset();
+        this.resetAmounts();
+      }
+      if (this.tapper) this.tapper.reset();
+      await this.table.refresh();
+    } catch (error) {
+      this.ui.showError(error);
+      if (error instanceof ApiError && error.status === 412) {
+        // The sheet changed since the round was opened: show it as it is now; saving
+        // again applies the correction to that.
+        try {
+          await this.table.refresh();
+          if (this.editing) this.editing.ifMatch = `"v${this.table.match.version}"`;
+        } catch {
+          // the message already says what went wrong
+        }
+      }
+    } finally {
+      this.setBusy(false);
+    }
+  }
+
+  // ---- the sheet: each round's number opens it ----
+
+  decorate(box) {
+    const names = this.table.names();
+    const rows = new Map(this.table.sheet.rows.map((row) => [row.number, row]));
+    for (const tr of box.querySelectorAll("tbody tr[data-round]")) {
+      const number = Number(tr.dataset.round);
+      const row = rows.get(number);
+      const dealer = row ? names[row.dealer] : "";
+      tr.dataset.dealer = row ? String(row.dealer) : "";
+      tr.classList.toggle("open", this.panel.number === number);
+      tr.classList.toggle("editing", Boolean(this.editing && this.editing.number === number));
+      const th = tr.querySelector("th");
+      th.replaceChildren(
+        h(
+          "button",
+          {
+            type: "button",
+            class: "round-open",
+            dataset: { round: String(number) },
+            title: t("open_round", { n: number, name: dealer }),
+            "aria-label": t("open_round", { n: number, name: dealer }),
+            onclick: () => this.openRound(number),
+          },
+          String(number),
+        ),
+      );
+    }
+  }
+
+  async openRound(number) {
+    await this.panel.open(number);
+    for (const tr of this.table.sheetBox.querySelectorAll("tbody tr[data-round]")) {
+      tr.classList.toggle("open", Number(tr.dataset.round) === number);
+    }
+  }
+
+  drawOutbox() {
+    const card = this.outboxCard;
+    const items = this.table.canWrite ? this.outbox.shown() : [];
+    const offline = !navigator.onLine && this.table.canWrite;
+    card.hidden = !items.length && !offline;
+    if (card.hidden) {
+      clear(card);
+      return;
+    }
+    const names = this.table.match ? this.table.names() : [];
+    const teams = (this.table.sheet && this.table.sheet.columns) || [];
+    const parts = [h("h2", {}, t("outbox_title", { n: items.length }))];
+    if (offline) parts.push(h("p", { class: "note offline", id: "offline-note" }, t("offline_note")));
+    if (items.length) {
+      parts.push(
+        h(
+          "ul",
+          { class: "outbox-items" },
+          items.map((item) => {
+            const state = {
+              pending: t("outbox_pending"),
+              conflict: `${t("outbox_conflict")} ${storedProblemText(item.problem)}`,
+              refused: `${t("outbox_refused")} ${storedProblemText(item.problem)}`,
+            }[item.state];
+            const buttons = [];
+            if (item.state === "pending" && navigator.onLine) {
+              buttons.push(
+                h("button", { type: "button", class: "outbox-send", onclick: () => this.outbox.flush() }, t("outbox_send")),
+              );
+            }
+            if (item.state === "conflict" || item.state === "refused") {
+              buttons.push(
+                h(
+                  "button",
+                  { type: "button", class: "primary outbox-retry", onclick: () => this.outbox.retry(item.key) },
+                  t(item.state === "conflict" ? "outbox_add_anyway" : "outbox_try_again"),
+                ),
+              );
+            }
+            buttons.push(
+              h("button", { type: "button", class: "danger outbox-discard", onclick: () => this.outbox.discard(item.key) }, t("outbox_discard")),
+            );
+            return h(
+              "li",
+              { class: `outbox-item ${item.state}`, dataset: { key: item.key, state: item.state } },
+              h("span", { class: "outbox-input" }, inputText(item.body, names, teams)),
+              h("span", { class: "outbox-state" }, state),
+              h("div", { class: "actions" }, buttons),
+            );
+          }),
+        ),
+      );
+    }
+    clear(card).append(...parts);
+  }
+}

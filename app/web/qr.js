@@ -1,0 +1,55 @@
+// QR codes for the join links, made on this device: the link (and its token) is never
+// sent anywhere to be drawn. The encoder is kazuhikoarase's qrcode-generator, vendored
+// unchanged in ./vendor/qrcode.js (pinned in tools/web/package-lock.json).
+// The code is drawn as an SVG built with DOM calls: no markup is parsed, no style
+// attribute is set (the page's CSP allows neither inline style nor remote images).
+import qrcode from "./vendor/qrcode.js";
+
+const SVG = "http://www.w3.org/2000/svg";
+const QUIET = 4; // the quiet zone the standard asks for, in modules
+
+/** The library's byte mode reads one byte per character: hand it the UTF-8 bytes. */
+function utf8(text) {
+  return Array.from(new TextEncoder().encode(text), (byte) => String.fromCharCode(byte)).join("");
+}
+
+/** The QR matrix for text: {size, dark: (row, col) => boolean}. */
+export function qrMatrix(text) {
+  const code = qrcode(0, "M"); // 0: the smallest version that holds the text
+  code.addData(utf8(text), "Byte");
+  code.make();
+  return { size: code.getModuleCount(), dark: (row, col) => code.isDark(row, col) };
+}
+
+/** An SVG path with a unit square per dark module, for a viewBox offset by QUIET. */
+export function qrPath(matrix) {
+  const parts = [];
+  for (let row = 0; row < matrix.size; row += 1) {
+    for (let col = 0; col < matrix.size; col += 1) {
+      if (matrix.dark(row, col)) parts.push(`M${col + QUIET} ${row + QUIET}h1v1h-1z`);
+    }
+  }
+  return parts.join("");
+}
+
+/** An <svg class="qr"> of text; label names it for screen readers. */
+export function qrSvg(text, label) {
+  const matrix = qrMatrix(text);
+  const side = matrix.size + 2 * QUIET;
+  const svg = document.createElementNS(SVG, "svg");
+  svg.setAttribute("class", "qr");
+  svg.setAttribute("viewBox", `0 0 ${side} ${side}`);
+  svg.setAttribute("role", "img");
+  svg.setAttribute("shape-rendering", "crispEdges");
+  if (label) svg.setAttribute("aria-label", label);
+  const background = document.createElementNS(SVG, "rect");
+  background.setAttribute("width", String(side));
+  background.setAttribute("height", String(side));
+  background.setAttribute("fill", "#fff");
+  const modules = document.createElementNS(SVG, "path");
+  modules.setAttribute("class", "qr-modules");
+  modules.setAttribute("fill", "#000");
+  modules.setAttribute("d", qrPath(matrix));
+  svg.append(background, modules);
+  return svg;
+}
