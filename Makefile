@@ -25,7 +25,8 @@ migrate: install  ## Migrate the database DATABASE_URL names (default: ./squares
 run: migrate  ## Serve the API on http://$(HOST):$(PORT)
 	$(VENV)/bin/uvicorn app.main:app --http app.serving:HttpToolsProtocol --timeout-graceful-shutdown 3 --host $(HOST) --port $(PORT) --workers $(WORKERS)
 
-test: install  ## Run the whole test suite (SQLite and PostgreSQL)
+test: install  ## Run the whole test suite (SQLite and PostgreSQL); installs the tools it drives
+	bash scripts/install_test_tools.sh
 	$(VENV)/bin/python -m pytest
 
 lint: install  ## ruff (lint + format check) and mypy

@@ -2,7 +2,7 @@
 Playwright (no browser download), and a real server for it to open.
 
 Skipped when /usr/bin/chromium is missing, except under CI (``CI=true``), where that
-fails the run: .ci/run installs it.
+fails the run: `make test` installs it (scripts/install_test_tools.sh).
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ CHROMIUM_ARGS = [
 def browser() -> Iterator[Browser]:
     if not CHROMIUM.exists():
         if os.environ.get("CI"):
-            pytest.fail(f"{CHROMIUM} is required under CI (apt-get install chromium)")
+            pytest.fail(f"{CHROMIUM} is required under CI (make test installs it)")
         pytest.skip(f"{CHROMIUM} not installed (apt-get install chromium)")
     with sync_playwright() as playwright:
         chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
