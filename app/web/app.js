@@ -522,6 +522,8 @@ class Table {
   drawControls() {
     clear(this.controls);
     const match = this.match;
+    // A viewer link is the tablet in the middle of the table: a big sheet, nothing to write.
+    this.root.classList.toggle("viewer-mode", !this.canWrite);
     if (!this.canWrite) {
       this.controls.append(h("p", { class: "muted", id: "viewer-note" }, t("viewer_note")));
       return;

@@ -228,6 +228,12 @@ def test_a_viewer_link_shows_no_write_controls(
     assert page.locator("#viewer-note").inner_text() == hu["viewer_note"]
     assert page.evaluate("document.documentElement.lang") == "hu"
     assert rows(page) == [["1", "0", "18", "0"]]
+    # The tablet in the middle of the table: a big sheet.
+    assert page.locator(".table-view.viewer-mode").count() == 1
+    assert (
+        page.evaluate("parseFloat(getComputedStyle(document.querySelector('#sheet')).fontSize)")
+        >= 24
+    )
     for control in ("#amounts", "#points", "#undo", "#end", "#add-round", "input", "form"):
         assert page.locator(control).count() == 0, control
     page.select_option("#lang", "en")  # switched by hand, and remembered
@@ -242,6 +248,7 @@ def test_a_viewer_link_shows_no_write_controls(
     theirs = player.open(created["tokens"]["links"]["players"][2])
     theirs.wait_for_selector("#amounts")
     assert theirs.locator("#undo").is_visible() and theirs.locator("#end").is_visible()
+    assert theirs.locator(".viewer-mode").count() == 0
     viewer.check_clean()
     player.check_clean()
 
