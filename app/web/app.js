@@ -76,17 +76,24 @@ function renderHome() {
 function startForm() {
   const names = h("div", { class: "fields" });
   const teams = h("div", { class: "fields" });
-  const rules = new StartSettings();
+  const rules = new StartSettings(() => drawFields()); // an own table's players or teams changed
   const select = h(
     "select",
     { id: "game", name: "game" },
     h("option", { value: "asszorti" }, t("game_asszorti")),
     h("option", { value: "alkort" }, t("game_alkort")),
+    h("option", { value: "own_table" }, t("game_own_table")),
   );
+  const typed = (box) => [...box.querySelectorAll("input")].map((input) => input.value);
   const drawNames = () => {
-    const count = select.value === "alkort" ? 4 : 3;
-    const old = [...names.querySelectorAll("input")].map((input) => input.value);
-    rules.draw(select.value, old);
+    rules.draw(select.value, typed(names));
+    drawFields();
+  };
+  // The name fields (as many as the game's seats) and the team-name fields.
+  const drawFields = () => {
+    const count = rules.seats();
+    const old = typed(names);
+    const oldTeams = typed(teams);
     clear(names);
     for (let seat = 0; seat < count; seat += 1) {
       names.append(
@@ -106,18 +113,22 @@ function startForm() {
       );
     }
     clear(teams);
-    if (select.value === "alkort") {
-      for (let team = 0; team < 2; team += 1) {
-        teams.append(
-          h(
-            "label",
-            { class: "field" },
-            h("span", {}, t("team_n", { n: team + 1 })),
-            h("input", { name: `team${team}`, class: "team-name", maxlength: "40" }),
-          ),
-        );
-      }
+    for (let team = 0; team < rules.teams(); team += 1) {
+      teams.append(
+        h(
+          "label",
+          { class: "field" },
+          h("span", {}, t("team_n", { n: team + 1 })),
+          h("input", {
+            name: `team${team}`,
+            class: "team-name",
+            maxlength: "40",
+            value: oldTeams[team] || "",
+          }),
+        ),
+      );
     }
+    rules.names(typed(names).map((name) => name.trim()));
   };
   select.addEventListener("change", drawNames);
   names.addEventListener("input", () =>
@@ -143,7 +154,7 @@ function startForm() {
     const settings = rules.read();
     if (settings.error) return showError(settings.error);
     const body = { game: select.value, players, settings: settings.value };
-    if (select.value === "alkort") {
+    if (rules.teams() > 0) {
       const teamNames = [...teams.querySelectorAll("input")].map((input) => input.value.trim());
       if (teamNames.every(Boolean)) body.team_names = teamNames;
     }
@@ -276,6 +287,7 @@ class Table {
     this.status = h("p", { class: "status" });
     this.live = h("span", { class: "live off", id: "live" }, t("live_off"));
     this.sheetBox = h("div", { class: "sheet-box" });
+    this.rulesBox = h("section", { class: "card own-rules", id: "own-rules", hidden: true });
     this.controls = h("div", { class: "controls" });
     this.endgame = new EndGame(this); // result card, CSV and Print (endgame.js)
     this.hostSettings = new HostSettings(this); // the host's settings card (settings.js)
@@ -299,6 +311,7 @@ class Table {
       h("nav", { class: "crumbs" }, h("a", { href: "#/" }, t("back_home")), this.live),
       this.status,
       this.sheetBox,
+      this.rulesBox, // an own table's rules, as the group wrote them
       this.rounds.under, // the outbox and an opened round (entry.js)
       this.endgame.result,
       this.rounds.box, // the entry cards (entry.js)
@@ -441,6 +454,7 @@ class Table {
   draw() {
     this.drawStatus();
     this.drawSheet();
+    this.drawRules();
     this.drawControls();
     this.rounds.draw();
     this.endgame.draw();
@@ -517,6 +531,18 @@ class Table {
     );
     if (!sheet.rows.length) this.sheetBox.append(h("p", { class: "muted" }, t("no_rounds")));
     this.rounds.decorate(this.sheetBox); // entry.js: a round's number opens it
+  }
+
+  /** An own table's rules (settings.table_rules): as text, its line breaks kept by CSS.
+   * Drawn once and updated in place (a live redraw leaves a selection in it alone). */
+  drawRules() {
+    const text = (this.match.settings && this.match.settings.table_rules) || "";
+    this.rulesBox.hidden = !text;
+    if (!this.rulesText) {
+      this.rulesText = h("p", { class: "table-rules", id: "table-rules" });
+      this.rulesBox.append(h("h2", {}, t("own_rules_title")), this.rulesText);
+    }
+    if (this.rulesText.textContent !== text) this.rulesText.textContent = text;
   }
 
   drawControls() {

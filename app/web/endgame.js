@@ -1,6 +1,7 @@
-// The end of a match: the winner, the standings and (Asszorti) the settlement, as the
-// API gives them; the sheet as CSV (fetched with the token in the Authorization
-// header, saved from a Blob: no token in any URL); and Print (the @media print styles).
+// The end of a match: the winner, the standings and (Asszorti, a zero-sum own table)
+// the settlement, as the API gives them; the sheet as CSV (fetched with the token in
+// the Authorization header, saved from a Blob: no token in any URL); and Print (the
+// @media print styles).
 import { ApiError, NetworkError } from "./api.js";
 import { clear, h } from "./dom.js";
 import { t } from "./i18n.js";
@@ -111,7 +112,8 @@ export class EndGame {
     ];
     const settlement = sheet.settlement || match.settlement;
     if (Array.isArray(settlement)) {
-      const names = this.table.names();
+      // Payer and payee are seats, or teams at an own table with teams.
+      const names = match.settings && match.settings.teams > 0 ? sheet.columns : this.table.names();
       parts.push(
         h("h3", {}, t("settlement_title")),
         settlement.length

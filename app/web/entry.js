@@ -3,6 +3,7 @@
 // - Asszorti: the hand as the table speaks it (hand.js, with the calculator's preview),
 //   or the amounts the table worked out itself;
 // - Alkort: the deal by tapping tricks (tricks.js), or the deal's points;
+// - an own table: the round's points, one per seat or per team (own.js);
 // - whose deal it is (the match's next_dealer, the sheet rows' dealer);
 // - a round opened from the sheet (history.js): its history, and "Correct this round",
 //   which turns these cards into the correction of that round (PUT with If-Match);
@@ -12,13 +13,14 @@ import { ApiError, call } from "./api.js";
 import { clear, h } from "./dom.js";
 import { t } from "./i18n.js";
 import { HandForm } from "./hand.js";
+import { OwnPointsForm } from "./own.js";
 import { RoundPanel, inputText } from "./history.js";
 import { Outbox } from "./outbox.js";
 import { storedProblemText } from "./problems.js";
 import { TrickTapper } from "./tricks.js";
 
 const ALKORT_POINTS = [1, 5, 6, 7, 8, 9];
-const GAMES = ["asszorti", "alkort"];
+const GAMES = ["asszorti", "alkort", "own_table"];
 
 export class RoundEntry {
   /**
@@ -85,7 +87,28 @@ export class RoundEntry {
   build(game) {
     if (this.game === game) return;
     this.game = game;
-    if (game === "asszorti") {
+    if (game === "own_table") {
+      this.own = new OwnPointsForm({
+        columns: () => this.table.sheet.columns,
+        zeroSum: () => Boolean(this.table.match.settings.zero_sum),
+      });
+      this.saveOwn = h("button", { type: "submit", class: "primary", id: "add-own" }, t("add_round"));
+      this.main = h(
+        "form",
+        { class: "card entry", id: "own-round", novalidate: true },
+        h("div", { class: "panel-head" }, this.title, this.cancel),
+        this.dealer,
+        this.own.element,
+        h("div", { class: "actions" }, this.saveOwn),
+      );
+      this.main.addEventListener("submit", (event) => {
+        event.preventDefault();
+        const read = this.own.read();
+        if (!read.body) return this.ui.showError(read.missing);
+        this.save(read.body, () => this.own.reset());
+      });
+      this.alt = null; // one card
+    } else if (game === "asszorti") {
       this.hand = new HandForm({ names: () => this.table.names() });
       this.saveHand = h("button", { type: "submit", class: "primary", id: "add-hand" }, t("add_hand"));
       this.main = h(
@@ -166,8 +189,9 @@ export class RoundEntry {
     if (this.tapper) {
       this.drawPoints();
     }
+    if (this.own) this.own.draw();
     this.setBusy(this.busy); // (draws the taps too)
-    return [this.main, this.alt];
+    return [this.main, this.alt].filter(Boolean);
   }
 
   drawHeader() {
@@ -178,17 +202,19 @@ export class RoundEntry {
       this.title.textContent = t("correct_round", { n: this.editing.number });
       this.dealer.textContent = row ? t("dealt_by", { name: names[row.dealer] }) : "";
     } else {
-      this.title.textContent = t(match.game === "alkort" ? "enter_deal" : "enter_hand", { n: match.round_count + 1 });
+      const key = { alkort: "enter_deal", own_table: "enter_own_round" }[match.game] || "enter_hand";
+      this.title.textContent = t(key, { n: match.round_count + 1 });
       this.dealer.textContent = t("deals_now", { name: names[match.next_dealer] });
     }
     this.dealer.dataset.dealer = String(this.editing ? "" : match.next_dealer);
     this.cancel.hidden = !this.editing;
     this.main.classList.toggle("editing", Boolean(this.editing));
-    this.alt.classList.toggle("editing", Boolean(this.editing));
+    if (this.alt) this.alt.classList.toggle("editing", Boolean(this.editing));
     const label = this.editing ? t("save_correction") : null;
     if (this.saveHand) this.saveHand.textContent = label || t("add_hand");
     if (this.saveDeal) this.saveDeal.textContent = label || t("add_deal");
     if (this.saveAmounts) this.saveAmounts.textContent = label || t("add_round");
+    if (this.saveOwn) this.saveOwn.textContent = label || t("add_round");
   }
 
   /** The plain amounts, one per seat (type one, the others follow as +2X / −X). */
@@ -347,6 +373,11 @@ export class RoundEntry {
       if (input.type === "alkort_tricks") this.tapper.fill(input.tricks);
       else this.tapper.reset();
     }
+    if (this.own) {
+      this.own.draw();
+      if (input.type === "own_points") this.own.fill(input.points);
+      else this.own.reset();
+    }
     this.ui.clearMessage();
     this.table.draw();
     this.main.scrollIntoView({ block: "start" });
@@ -359,6 +390,7 @@ export class RoundEntry {
       this.resetAmounts();
     }
     if (this.tapper) this.tapper.reset();
+    if (this.own) this.own.reset();
     this.table.draw();
   }
 
@@ -378,6 +410,7 @@ export class RoundEntry {
         this.resetAmounts();
       }
       if (this.tapper) this.tapper.reset();
+      if (this.own) this.own.reset();
       await this.table.refresh();
     } catch (error) {
       this.ui.showError(error);

@@ -30,6 +30,10 @@ export function inputText(input, names, teams) {
       return t("tricks_seq", { list: input.tricks.map((team) => teams[team] ?? team).join(", ") });
     case "alkort_points":
       return t("points_line", { team: teams[input.team] ?? input.team, points: input.points });
+    case "own_points": // one per column: per seat, or per team at a table with teams
+      return t("own_points_line", {
+        list: input.points.map((points, index) => `${teams[index] ?? names[index]} ${signed(points)}`).join(", "),
+      });
     default:
       return JSON.stringify(input);
   }

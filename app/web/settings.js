@@ -3,10 +3,24 @@
 import { request } from "./api.js";
 import { clear, h } from "./dom.js";
 import { t } from "./i18n.js";
-import { describeError, winnerNames } from "./endgame.js";
+import { winnerNames } from "./endgame.js";
+import { problemText } from "./problems.js";
 
 const SEATS = { asszorti: 3, alkort: 4 };
-const LIMITS = { target: [1, 1000], planned_deals: [1, 10000] };
+const GAMES = ["asszorti", "alkort", "own_table"]; // the games the host's card knows
+const OWN_PLAYERS = [2, 8]; // an own table's players (GET /v1/games: min_players, players)
+const LIMITS = {
+  target: [1, 1000],
+  planned_deals: [1, 10000],
+  own_target: [1, 1000000],
+  planned_rounds: [1, 5000],
+};
+const TABLE_RULES_MAX = 500;
+
+/** The team counts that split `players` into teams of two or more of equal size. */
+export function teamChoices(players) {
+  return [2, 3, 4].filter((teams) => players % teams === 0 && players / teams >= 2);
+}
 
 /** A whole number in the setting's range, null for an empty field, or undefined if invalid. */
 function wholeNumber(input, setting) {
@@ -45,32 +59,63 @@ function dealerField(id, names, value) {
 }
 
 function kontraField(id, checked) {
-  const input = h("input", { id, name: "kontra", type: "checkbox", checked: Boolean(checked) });
-  const label = h("span", {}, t("setting_kontra"));
+  return checkField(id, "kontra", t("setting_kontra"), checked);
+}
+
+function checkField(id, name, text, checked) {
+  const input = h("input", { id, name, type: "checkbox", checked: Boolean(checked) });
+  const label = h("span", {}, text);
   return { input, field: h("label", { class: "check" }, input, label) };
+}
+
+function selectField(id, name, text, options, value) {
+  const select = h(
+    "select",
+    { id, name },
+    options.map(([optionValue, optionText]) => h("option", { value: String(optionValue) }, optionText)),
+  );
+  select.value = String(value);
+  return { select, field: h("label", { class: "field" }, h("span", {}, text), select) };
+}
+
+function teamOptions(players) {
+  return [[0, t("teams_none")], ...teamChoices(players).map((n) => [n, t("teams_count", { n })])];
 }
 
 // ---- the start form -----------------------------------------------------------
 
-/** The rules block of the start form: draw(game) when the game changes, read() on submit. */
+/** The rules block of the start form: draw(game) when the game changes, read() on submit.
+ * `reshaped` is called when an own table's player count or teams change (app.js then
+ * draws the name fields again: seats(), teams()). */
 export class StartSettings {
-  constructor() {
+  constructor(reshaped = () => {}) {
     this.element = h("fieldset", { class: "rules", id: "start-settings" });
     this.game = null;
     this.fields = {};
+    this.reshaped = reshaped;
+  }
+
+  /** How many name fields the form shows. */
+  seats() {
+    if (this.game === "own_table") return Number(this.fields.players.select.value);
+    return SEATS[this.game];
+  }
+
+  /** How many team-name fields the form shows (0: none). */
+  teams() {
+    if (this.game === "own_table") return Number(this.fields.teams.select.value);
+    return this.game === "alkort" ? 2 : 0;
   }
 
   draw(game, names = []) {
     const kept = this.game === game ? this.read() : null;
     this.game = game;
     clear(this.element).append(h("legend", {}, t("rules_title")));
-    const seats = Array.from(
-      { length: SEATS[game] },
-      (_, seat) => names[seat] || t("player_n", { n: seat + 1 }),
-    );
     const settings = (kept && kept.value) || {};
     this.fields = {};
-    if (game === "asszorti") {
+    if (game === "own_table") {
+      this.drawOwn(settings);
+    } else if (game === "asszorti") {
       this.fields.kontra = kontraField("kontra", settings.kontra !== false);
       this.fields.planned_deals = numberField(
         "planned-deals",
@@ -83,23 +128,104 @@ export class StartSettings {
       const target = settings.target ?? 11;
       this.fields.target = numberField("target", t("setting_target"), "target", target);
     }
+    const seats = Array.from(
+      { length: this.seats() },
+      (_, seat) => names[seat] || t("player_n", { n: seat + 1 }),
+    );
     this.fields.first_dealer = dealerField("first-dealer", seats, settings.first_dealer);
     for (const { field } of Object.values(this.fields)) this.element.append(field);
   }
 
-  /** Show the names typed so far in the first dealer's list. */
+  drawOwn(settings) {
+    const [low, high] = OWN_PLAYERS;
+    const counts = [];
+    for (let n = low; n <= high; n += 1) counts.push([n, String(n)]);
+    const players = this.players ?? 4;
+    this.fields.players = selectField("own-players", "players", t("setting_players"), counts, players);
+    this.fields.teams = selectField("own-teams", "teams", t("setting_teams"), teamOptions(players), 0);
+    this.fields.zero_sum = checkField("own-zero-sum", "zero_sum", t("setting_zero_sum"), false);
+    this.fields.negatives = checkField("own-negatives", "negatives", t("setting_negatives"), true);
+    this.fields.target = numberField("own-target", t("setting_own_target"), "own_target", null, t("no_limit"));
+    this.fields.lowest_wins = checkField("own-lowest-wins", "lowest_wins", t("setting_lowest_wins"), false);
+    this.fields.planned_rounds = numberField(
+      "own-planned-rounds",
+      t("setting_planned_rounds"),
+      "planned_rounds",
+      null,
+      t("no_limit"),
+    );
+    const rules = h("textarea", {
+      id: "own-table-rules",
+      name: "table_rules",
+      rows: "3",
+      maxlength: String(TABLE_RULES_MAX),
+    });
+    this.fields.table_rules = {
+      input: rules,
+      field: h("label", { class: "field" }, h("span", {}, t("setting_table_rules")), rules),
+    };
+    if (settings.teams !== undefined) this.fill(settings);
+    this.fields.players.select.addEventListener("change", () => {
+      const count = Number(this.fields.players.select.value);
+      this.players = count;
+      const teams = this.fields.teams.select;
+      const before = teams.value;
+      clear(teams).append(...teamOptions(count).map(([v, text]) => h("option", { value: String(v) }, text)));
+      teams.value = teamChoices(count).includes(Number(before)) ? before : "0";
+      this.reshaped();
+    });
+    this.fields.teams.select.addEventListener("change", () => this.reshaped());
+    // A zero-sum table needs negative points: keep the box ticked while zero-sum is.
+    this.fields.zero_sum.input.addEventListener("change", () => {
+      if (this.fields.zero_sum.input.checked) this.fields.negatives.input.checked = true;
+    });
+  }
+
+  /** Put settings read before (the same game drawn again) back in the own table's fields. */
+  fill(settings) {
+    const f = this.fields;
+    f.teams.select.value = String(settings.teams || 0);
+    f.zero_sum.input.checked = Boolean(settings.zero_sum);
+    f.negatives.input.checked = settings.negatives !== false;
+    f.lowest_wins.input.checked = Boolean(settings.lowest_wins);
+    f.target.input.value = settings.target ? String(settings.target) : "";
+    f.planned_rounds.input.value = settings.planned_rounds ? String(settings.planned_rounds) : "";
+    f.table_rules.input.value = settings.table_rules || "";
+  }
+
+  /** Show the names typed so far in the first dealer's list (as many as the seats). */
   names(names) {
     const select = this.fields.first_dealer && this.fields.first_dealer.select;
     if (!select) return;
+    const count = this.seats();
+    const chosen = Number(select.value) < count ? select.value : "0";
+    while (select.options.length > count) select.lastElementChild.remove();
+    while (select.options.length < count) {
+      select.append(h("option", { value: String(select.options.length) }));
+    }
     [...select.options].forEach((option, seat) => {
       option.textContent = names[seat] || t("player_n", { n: seat + 1 });
     });
+    select.value = chosen;
   }
 
   /** {value: the create body's settings} or {error: a message}. */
   read() {
     const settings = { first_dealer: Number(this.fields.first_dealer.select.value) };
-    if (this.game === "asszorti") {
+    if (this.game === "own_table") {
+      const f = this.fields;
+      settings.teams = Number(f.teams.select.value);
+      settings.zero_sum = f.zero_sum.input.checked;
+      settings.negatives = f.negatives.input.checked;
+      settings.lowest_wins = f.lowest_wins.input.checked;
+      const target = wholeNumber(f.target.input, "own_target");
+      if (target === undefined) return { error: t("error_own_target") };
+      settings.target = target;
+      const planned = wholeNumber(f.planned_rounds.input, "planned_rounds");
+      if (planned === undefined) return { error: t("error_planned_rounds") };
+      settings.planned_rounds = planned;
+      settings.table_rules = f.table_rules.input.value.trim();
+    } else if (this.game === "asszorti") {
       settings.kontra = this.fields.kontra.input.checked;
       const planned = wholeNumber(this.fields.planned_deals.input, "planned_deals");
       if (planned === undefined) return { error: t("error_planned_deals") };
@@ -116,7 +242,8 @@ export class StartSettings {
 // ---- the host, on the sheet -----------------------------------------------------
 
 /** The host's settings card under the sheet: move the Alkort target, set Asszorti's
- * planned deals and kontra, and the first dealer before round 1. */
+ * planned deals and kontra, move an own table's target and planned rounds, and the
+ * first dealer before round 1. */
 export class HostSettings {
   constructor(table) {
     this.table = table;
@@ -129,7 +256,7 @@ export class HostSettings {
 
   draw() {
     const { match, entry } = this.table;
-    const known = match && Object.hasOwn(SEATS, match.game); // the games this card knows
+    const known = match && GAMES.includes(match.game); // the games this card knows
     if (!known || !entry || entry.role !== "host" || match.status === "ended") {
       this.element.hidden = true;
       return;
@@ -149,6 +276,21 @@ export class HostSettings {
     this.fields = {};
     if (game === "alkort") {
       this.fields.target = numberField("host-target", t("setting_target"), "target", null);
+    } else if (game === "own_table") {
+      this.fields.own_target = numberField(
+        "host-target",
+        t("setting_own_target"),
+        "own_target",
+        null,
+        t("no_limit"),
+      );
+      this.fields.planned_rounds = numberField(
+        "host-planned-rounds",
+        t("setting_planned_rounds"),
+        "planned_rounds",
+        null,
+        t("no_limit"),
+      );
     } else {
       this.fields.planned_deals = numberField(
         "host-planned-deals",
@@ -193,6 +335,11 @@ export class HostSettings {
     }
     if (kontra) kontra.input.checked = Boolean(settings.kontra);
     if (dealer) dealer.select.value = String(settings.first_dealer);
+    const { own_target: own, planned_rounds: rounds } = this.fields;
+    if (own) own.input.value = settings.target === null ? "" : String(settings.target);
+    if (rounds) {
+      rounds.input.value = settings.planned_rounds === null ? "" : String(settings.planned_rounds);
+    }
   }
 
   /** The settings that differ from the match's, or {error}. */
@@ -209,6 +356,17 @@ export class HostSettings {
       const value = wholeNumber(planned.input, "planned_deals");
       if (value === undefined) return { error: t("error_planned_deals") };
       if (value !== now.planned_deals) changed.planned_deals = value; // null clears it
+    }
+    const { own_target: own, planned_rounds: rounds } = this.fields;
+    if (own) {
+      const value = wholeNumber(own.input, "own_target");
+      if (value === undefined) return { error: t("error_own_target") };
+      if (value !== now.target) changed.target = value; // null: no target
+    }
+    if (rounds) {
+      const value = wholeNumber(rounds.input, "planned_rounds");
+      if (value === undefined) return { error: t("error_planned_rounds") };
+      if (value !== now.planned_rounds) changed.planned_rounds = value;
     }
     if (kontra && kontra.input.checked !== now.kontra) changed.kontra = kontra.input.checked;
     if (dealer && Number(dealer.select.value) !== now.first_dealer) {
@@ -245,7 +403,7 @@ export class HostSettings {
         this.say(t("saved"), "");
       }
     } catch (error) {
-      this.say(describeError(error), "error");
+      this.say(problemText(error), "error"); // the detail, then the code's hint
     } finally {
       button.disabled = false;
     }

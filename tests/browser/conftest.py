@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, sync_playwright
 
+from tests.browser.pages import Phone
 from tests.conftest import migrate
 from tests.live import LiveServer
 
@@ -50,3 +51,12 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
     migrate(url)
     with LiveServer(url, workers=1) as live:
         yield live
+
+
+@pytest.fixture
+def phones(browser: Browser, server: LiveServer) -> Iterator[list[Phone]]:
+    """The phones a test opens (pages.new_phone), closed after it."""
+    opened: list[Phone] = []
+    yield opened
+    for phone in opened:
+        phone.close()

@@ -13,20 +13,15 @@ API. The browser and the server are ``tests/browser/conftest.py``'s.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from typing import Any
 
-import httpx
-import pytest
-from playwright.sync_api import Browser, Dialog, Page, Route, expect
+from playwright.sync_api import Browser, Page, expect
 
+from tests.browser.pages import LIVE_TIMEOUT_MS, Phone, api, create, new_phone, rows
 from tests.conftest import ROOT
 from tests.live import LiveServer
 
-RENDER_TIMEOUT_MS = 30_000
-LIVE_TIMEOUT_MS = 2_000  # another phone's change must show within this, without reload
 SEND_TIMEOUT_MS = 10_000  # a round kept offline is sent this soon after the connection returns
-PHONE = {"width": 360, "height": 740}
 EN = json.loads((ROOT / "app" / "web" / "i18n" / "en.json").read_text())
 NAMES = ["Anna", "Berta", "Csaba"]
 OUTBOX = "squarescores.outbox"
@@ -44,87 +39,13 @@ LOSE_ROUND_ANSWERS = """() => {
 }"""
 
 
-class Phone:
-    """A browser context of its own (its own localStorage) at phone width: requests
-    outside ``origin`` are aborted and recorded, as are page errors and dialogs."""
-
-    def __init__(self, browser: Browser, origin: str) -> None:
-        self.origin = origin
-        self.context = browser.new_context(
-            service_workers="block", viewport=PHONE, locale="en-US", is_mobile=True
-        )
-        self.context.set_default_timeout(RENDER_TIMEOUT_MS)
-        self.left: list[str] = []
-        self.errors: list[str] = []
-        self.dialogs: list[str] = []
-        self.context.route("**/*", self._route)
-        self.page: Page = self.context.new_page()
-        self.page.on("pageerror", lambda error: self.errors.append(str(error)))
-        self.page.on("dialog", self._dialog)
-
-    def _route(self, route: Route) -> None:
-        if route.request.url.startswith(self.origin + "/"):
-            route.continue_()
-        else:
-            self.left.append(route.request.url)
-            route.abort()
-
-    def _dialog(self, dialog: Dialog) -> None:
-        self.dialogs.append(dialog.message)
-        dialog.dismiss()
-
-    def open(self, url: str) -> Page:
-        response = self.page.goto(url)
-        assert response is not None and response.status == 200, url
-        return self.page
-
-    def check_clean(self) -> None:
-        assert self.left == [], "requests left the origin"
-        assert self.errors == [], "uncaught errors in the page"
-        assert self.dialogs == [], "dialogs opened"
-
-
-@pytest.fixture
-def phones(browser: Browser, server: LiveServer) -> Iterator[list[Phone]]:
-    opened: list[Phone] = []
-    yield opened
-    for phone in opened:
-        phone.context.close()
-
-
-def new_phone(phones: list[Phone], browser: Browser, server: LiveServer) -> Phone:
-    phone = Phone(browser, server.url)
-    phones.append(phone)
-    return phone
-
-
 # ---- the API, to set up and to check what the page shows --------------------------
-
-
-def api(
-    server: LiveServer, method: str, path: str, token: str | None = None, **kwargs: Any
-) -> httpx.Response:
-    headers = {"Authorization": f"Bearer {token}"} if token else {}
-    return httpx.request(method, server.url + path, headers=headers, timeout=10, **kwargs)
-
-
-def create(server: LiveServer, body: dict[str, Any]) -> dict[str, Any]:
-    response = api(server, "POST", "/v1/matches", json=body)
-    assert response.status_code == 201, response.text
-    return response.json()
 
 
 def get_match(server: LiveServer, match_id: str, token: str) -> dict[str, Any]:
     response = api(server, "GET", f"/v1/matches/{match_id}", token)
     assert response.status_code == 200, response.text
     return response.json()
-
-
-def rows(page: Page) -> list[list[str]]:
-    return [
-        [cell.strip() for cell in row.locator("th, td").all_inner_texts()]
-        for row in page.locator("#sheet tbody tr").all()
-    ]
 
 
 def assert_sheet_as_api(page: Page, server: LiveServer, match_id: str, token: str) -> None:

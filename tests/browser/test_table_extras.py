@@ -14,15 +14,13 @@ import os
 import re
 import shutil
 import subprocess
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 from playwright.sync_api import Browser, Page, Request, expect
 
-from tests.browser.test_table_page import Phone, rows
+from tests.browser.pages import Phone, api, create, rows
 from tests.conftest import ROOT
 from tests.live import LiveServer
 
@@ -57,17 +55,10 @@ class RecordingPhone(Phone):
                 assert token not in body, url
 
 
-@pytest.fixture
-def phones(browser: Browser, server: LiveServer) -> Iterator[list[RecordingPhone]]:
-    opened: list[RecordingPhone] = []
-    yield opened
-    for phone in opened:
-        phone.close()
-
-
 def new_phone(
-    phones: list[RecordingPhone], browser: Browser, server: LiveServer, **kwargs: Any
+    phones: list[Phone], browser: Browser, server: LiveServer, **kwargs: Any
 ) -> RecordingPhone:
+    """A RecordingPhone, closed with the others by conftest.py's ``phones``."""
     phone = RecordingPhone(browser, server.url, **kwargs)
     phones.append(phone)
     return phone
@@ -92,19 +83,6 @@ def stored_entry(page: Page, match_id: str) -> dict[str, Any]:
 
 def standing_rows(page: Page) -> list[list[str]]:
     return [row.locator("td").all_inner_texts() for row in page.locator("#standings tr").all()]
-
-
-def api(
-    server: LiveServer, method: str, path: str, token: str | None = None, **kwargs: Any
-) -> httpx.Response:
-    headers = {"Authorization": f"Bearer {token}"} if token else {}
-    return httpx.request(method, server.url + path, headers=headers, timeout=10, **kwargs)
-
-
-def create(server: LiveServer, body: dict[str, Any]) -> dict[str, Any]:
-    response = api(server, "POST", "/v1/matches", json=body)
-    assert response.status_code == 201, response.text
-    return dict(response.json())
 
 
 def all_tokens(created: dict[str, Any]) -> list[str]:
@@ -179,7 +157,7 @@ def library_modules(page: Page, text: str) -> tuple[int, set[tuple[int, int]]]:
 
 
 def test_join_links_get_qr_codes_made_on_the_device(
-    browser: Browser, server: LiveServer, phones: list[RecordingPhone]
+    browser: Browser, server: LiveServer, phones: list[Phone]
 ) -> None:
     host = new_phone(phones, browser, server)
     page = host.open("/")
@@ -228,7 +206,7 @@ def test_join_links_get_qr_codes_made_on_the_device(
 
 
 def test_alkort_rules_at_the_start_and_the_host_moves_the_target(
-    browser: Browser, server: LiveServer, phones: list[RecordingPhone]
+    browser: Browser, server: LiveServer, phones: list[Phone]
 ) -> None:
     host = new_phone(phones, browser, server)
     page = host.open("/")
@@ -295,7 +273,7 @@ def test_alkort_rules_at_the_start_and_the_host_moves_the_target(
 
 
 def test_the_end_shows_the_settlement_and_offers_csv_and_print(
-    browser: Browser, server: LiveServer, phones: list[RecordingPhone]
+    browser: Browser, server: LiveServer, phones: list[Phone]
 ) -> None:
     created = create(server, {"game": "asszorti", "players": ["Anna", "Berta", "Csaba"]})
     match_id, host_token = created["id"], created["tokens"]["host"]
@@ -368,7 +346,7 @@ def test_the_end_shows_the_settlement_and_offers_csv_and_print(
 
 
 def test_a_viewer_can_download_the_csv_but_not_change_settings(
-    browser: Browser, server: LiveServer, phones: list[RecordingPhone]
+    browser: Browser, server: LiveServer, phones: list[Phone]
 ) -> None:
     created = create(
         server,
@@ -419,7 +397,7 @@ def test_four_languages_are_offered() -> None:
 
 @pytest.mark.parametrize(("locale", "lang"), [("fr-FR", "fr"), ("ru-RU", "ru")])
 def test_french_and_russian_are_picked_from_the_browser(
-    browser: Browser, server: LiveServer, phones: list[RecordingPhone], locale: str, lang: str
+    browser: Browser, server: LiveServer, phones: list[Phone], locale: str, lang: str
 ) -> None:
     strings = json.loads((WEB / "i18n" / f"{lang}.json").read_text())
     phone = new_phone(phones, browser, server, locale=locale)

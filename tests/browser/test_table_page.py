@@ -12,80 +12,18 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import httpx
-import pytest
-from playwright.sync_api import Browser, Dialog, Page, Route, expect
+from playwright.sync_api import Browser, Page, expect
 
 from app.api.routes.web import CONTENT_SECURITY_POLICY
+from tests.browser.pages import LIVE_TIMEOUT_MS, Phone, new_phone, rows
 from tests.conftest import ROOT
 from tests.live import LiveServer
 
-RENDER_TIMEOUT_MS = 30_000
-LIVE_TIMEOUT_MS = 2_000  # another phone's change must show within this, without reload
-PHONE = {"width": 360, "height": 740}
 WEB = ROOT / "app" / "web"
 XSS_NAME = "<img src=x onerror=alert(1)>"
-
-
-class Phone:
-    """A browser context of its own (its own localStorage) at phone width, kept offline:
-    requests outside ``origin`` are aborted and recorded, as are page errors and dialogs."""
-
-    def __init__(self, browser: Browser, origin: str, locale: str = "en-US") -> None:
-        self.origin = origin
-        self.context = browser.new_context(
-            service_workers="block", viewport=PHONE, locale=locale, is_mobile=True
-        )
-        self.context.set_default_timeout(RENDER_TIMEOUT_MS)
-        self.left: list[str] = []
-        self.errors: list[str] = []
-        self.dialogs: list[str] = []
-        self.context.route("**/*", self._route)
-        self.page: Page = self.context.new_page()
-        self.page.on("pageerror", lambda error: self.errors.append(str(error)))
-        self.page.on("dialog", self._dialog)
-
-    def _route(self, route: Route) -> None:
-        if route.request.url.startswith(self.origin + "/"):
-            route.continue_()
-        else:
-            self.left.append(route.request.url)
-            route.abort()
-
-    def _dialog(self, dialog: Dialog) -> None:
-        self.dialogs.append(dialog.message)
-        dialog.dismiss()
-
-    def open(self, url: str) -> Page:
-        response = self.page.goto(url if url.startswith("http") else self.origin + url)
-        assert response is not None and response.status == 200, url
-        return self.page
-
-    def check_clean(self) -> None:
-        assert self.left == [], "requests left the origin"
-        assert self.errors == [], "uncaught errors in the page"
-        assert self.dialogs == [], "dialogs opened"
-
-    def close(self) -> None:
-        self.context.close()
-
-
-@pytest.fixture
-def phones(browser: Browser, server: LiveServer) -> Iterator[list[Phone]]:
-    opened: list[Phone] = []
-    yield opened
-    for phone in opened:
-        phone.close()
-
-
-def new_phone(phones: list[Phone], browser: Browser, server: LiveServer, **kwargs: Any) -> Phone:
-    phone = Phone(browser, server.url, **kwargs)
-    phones.append(phone)
-    return phone
 
 
 def create_via_page(page: Page, players: list[str]) -> None:
@@ -98,13 +36,6 @@ def create_via_page(page: Page, players: list[str]) -> None:
         names.nth(seat).fill(name)
     page.click("#create")
     page.wait_for_selector("#links")
-
-
-def rows(page: Page) -> list[list[str]]:
-    return [
-        [cell.strip() for cell in row.locator("th, td").all_inner_texts()]
-        for row in page.locator("#sheet tbody tr").all()
-    ]
 
 
 def test_a_round_entered_on_one_phone_shows_on_the_other(

@@ -1,0 +1,121 @@
+// An own table's round (`own_points`): one whole number per seat, or per team at a
+// table with teams, labelled with the sheet's columns (the names, or the team names).
+// At a zero-sum table the running sum shows, and once every field but one is typed
+// the last untouched one is filled with the number that balances the round (it can
+// still be typed over).
+import { clear, h } from "./dom.js";
+import { t } from "./i18n.js";
+import { signed } from "./hand.js";
+
+export class OwnPointsForm {
+  /** @param {{columns: Function, zeroSum: Function}} hooks the sheet's columns, the setting */
+  constructor(hooks) {
+    this.hooks = hooks;
+    this.inputs = [];
+    this.labels = [];
+    this.typed = new Set(); // the fields typed into (the balancing number goes elsewhere)
+    this.auto = null; // the field filled in automatically
+    this.box = h("div", { class: "own-points" });
+    this.hint = h("p", { class: "muted", id: "own-hint" });
+    this.sum = h("p", { class: "own-sum", id: "own-sum", role: "status" });
+    this.element = h("div", {}, this.hint, this.box, this.sum);
+  }
+
+  /** Draw the fields for the sheet's columns (kept, with what was typed, when they match). */
+  draw() {
+    const columns = this.hooks.columns();
+    if (this.inputs.length !== columns.length) {
+      clear(this.box);
+      this.typed = new Set();
+      this.auto = null;
+      this.inputs = columns.map((_, index) => {
+        const input = h("input", {
+          type: "number",
+          inputmode: "numeric",
+          step: "1",
+          name: `points${index}`,
+          class: "own-point",
+          dataset: { column: String(index) },
+        });
+        input.addEventListener("input", () => this.typedInto(index));
+        return input;
+      });
+      this.labels = columns.map(() => h("span", {}));
+      this.inputs.forEach((input, index) => {
+        this.box.append(h("label", { class: "field" }, this.labels[index], input));
+      });
+    }
+    columns.forEach((name, index) => {
+      this.labels[index].textContent = name;
+      this.inputs[index].setAttribute("aria-label", t("own_points_for", { name }));
+    });
+    this.hint.textContent = t(this.hooks.zeroSum() ? "own_hint_zero" : "own_hint");
+    this.drawSum();
+  }
+
+  typedInto(index) {
+    this.typed.add(index);
+    if (this.auto === index) {
+      this.auto = null; // typed over: it is the user's now
+      this.inputs[index].classList.remove("auto");
+    }
+    if (this.hooks.zeroSum()) this.balance();
+    this.drawSum();
+  }
+
+  /** Zero-sum: every field but one typed, fill that one so the round sums to 0. */
+  balance() {
+    const open = this.inputs.map((_, index) => index).filter((index) => !this.typed.has(index));
+    if (open.length !== 1) return;
+    const last = open[0];
+    const others = this.inputs.filter((_, index) => index !== last).map((input) => input.value.trim());
+    const values = others.map(Number);
+    if (others.some((text) => text === "") || !values.every(Number.isInteger)) return;
+    const rest = -values.reduce((a, b) => a + b, 0);
+    this.inputs[last].value = String(rest === 0 ? 0 : rest);
+    this.inputs[last].classList.add("auto");
+    this.auto = last;
+  }
+
+  drawSum() {
+    if (!this.hooks.zeroSum()) {
+      this.sum.hidden = true;
+      return;
+    }
+    const values = this.inputs.map((input) => Number(input.value || 0));
+    const total = values.every(Number.isInteger) ? values.reduce((a, b) => a + b, 0) : NaN;
+    this.sum.hidden = false;
+    this.sum.textContent = t("own_sum", { sum: Number.isNaN(total) ? "?" : signed(total) });
+    this.sum.classList.toggle("off", total !== 0);
+  }
+
+  /** {body} for the API, or {missing: a message}. */
+  read() {
+    const texts = this.inputs.map((input) => input.value.trim());
+    const points = texts.map(Number);
+    if (texts.some((text) => text === "") || !points.every(Number.isInteger)) {
+      return { missing: t("error_own_points") };
+    }
+    return { body: { type: "own_points", points } };
+  }
+
+  /** A round's points back in the fields (a correction). */
+  fill(points) {
+    this.reset();
+    points.forEach((value, index) => {
+      if (this.inputs[index]) this.inputs[index].value = String(value);
+      this.typed.add(index);
+    });
+    this.drawSum();
+  }
+
+  reset() {
+    for (const input of this.inputs) {
+      input.value = "";
+      input.classList.remove("auto");
+    }
+    this.typed = new Set();
+    this.auto = null;
+    this.drawSum();
+  }
+}
