@@ -171,7 +171,8 @@ class Game(Protocol):
     def check_settings_change(
         self, old: Any, new: Any, state: SheetState, round_count: int
     ) -> None:
-        """Raise SettingConflict when ``new`` cannot replace ``old`` at this point."""
+        """Raise SettingConflict when ``new`` cannot replace ``old`` at this point
+        (answered 409), or GameRuleError when ``new`` does not fit the table (422)."""
 
     def columns(self, players: Sequence[str], team_names: Sequence[str] | None) -> list[str]:
         """Headings of the sheet's cell columns."""

@@ -200,7 +200,6 @@ class OwnTableGame:
         self.settings = settings if settings is not None else OwnTableSettings()
         self.seat_count = seat_count
         self.team_count = self.settings.teams
-        self.zero_sum = self.settings.zero_sum
 
     def for_table(self, seat_count: int, settings: OwnTableSettings) -> OwnTableGame:
         return OwnTableGame(seat_count, settings)
@@ -266,14 +265,14 @@ class OwnTableGame:
 
     def initial_state(self) -> SheetState:
         zero = (0,) * self.column_count
-        return SheetState(totals=zero, net=zero if self.zero_sum else None)
+        return SheetState(totals=zero, net=zero if self.settings.zero_sum else None)
 
     def apply(self, state: SheetState, points: Sequence[int]) -> tuple[tuple[int, ...], SheetState]:
         cells = tuple(points)
         totals = tuple(t + c for t, c in zip(state.totals, cells, strict=True))
         # At a zero-sum table the totals are what each seat (or team) is up or down:
         # its net, which the settlement pays out.
-        return cells, SheetState(totals=totals, net=totals if self.zero_sum else None)
+        return cells, SheetState(totals=totals, net=totals if self.settings.zero_sum else None)
 
     def is_decided(self, state: SheetState, settings: OwnTableSettings, round_count: int) -> bool:
         if settings.planned_rounds is not None and round_count >= settings.planned_rounds:
@@ -317,6 +316,7 @@ class OwnTableGame:
                 raise SettingConflict(
                     ("settings", name), f"{name} is fixed when the match is created"
                 )
+        self._check_seats(self.seat_count, new)  # a GameRuleError: bad input, not a conflict
         for name in ("negatives", "lowest_wins"):  # what the rounds played were under
             if getattr(new, name) != getattr(old, name) and round_count > 0:
                 raise SettingConflict(("settings", name), f"{name} can only change before round 1")

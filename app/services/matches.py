@@ -102,16 +102,11 @@ def update_match(
     settings = None
     if body.settings is not None:
         settings = _validated_settings(state, body.settings)
-    if body.players is not None or settings is not None:
-        # The names, and the settings with them (a table of its own checks its teams
-        # and first dealer against its players).
-        players = list(body.players) if body.players is not None else state.row["players"]
-        table = game if settings is None else game.for_table(len(players), settings)
+    if body.players is not None:
         try:
-            table.validate_players(players)
+            game.validate_players(body.players)
         except GameRuleError as error:
             raise rule_error(error) from None
-    if body.players is not None:
         values["players"] = list(body.players)
     if body.team_names is not None:
         _check_team_names(game, body.team_names)
@@ -166,6 +161,8 @@ def _check_settings_change(state: MatchState, new: StrictModel) -> None:
         state.game.check_settings_change(old, new, state.sheet, state.round_count)
     except SettingConflict as error:
         raise SettingLocked(error.message, code=error.code) from None
+    except GameRuleError as error:  # settings that do not fit the table: bad input
+        raise rule_error(error) from None
 
 
 def end_match(uow: UnitOfWork, request: WriteRequest, match_id: str) -> MatchRead:

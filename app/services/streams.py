@@ -3,7 +3,6 @@ or the changes a resuming client missed), and the short-lived tickets browsers u
 
 from __future__ import annotations
 
-import hashlib
 import secrets
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -12,7 +11,7 @@ from typing import Any
 from app.db import repository
 from app.db.database import UnitOfWork
 from app.errors import Forbidden, MatchNotFound, Unauthenticated
-from app.services.auth import Principal, Role, found, is_match_id
+from app.services.auth import Principal, Role, found, hash_secret, is_match_id
 from app.services.state import MatchState, match_read, utcnow
 
 TICKET_TTL = timedelta(seconds=60)
@@ -50,10 +49,6 @@ def changes_after(uow: UnitOfWork, match_id: str, after: int) -> Any:
     return repository.changes_after(uow.connection, match_id, after, limit=REPLAY_LIMIT)
 
 
-def _ticket_id(ticket: str) -> str:
-    return hashlib.sha256(ticket.encode()).hexdigest()
-
-
 def issue_ticket(uow: UnitOfWork, who: Principal) -> tuple[str, datetime]:
     """A ticket that opens this match's stream, and when it stops doing so. Read-only:
     no other route takes it. Stored as its hash, bound to the caller's credential."""
@@ -65,7 +60,7 @@ def issue_ticket(uow: UnitOfWork, who: Principal) -> tuple[str, datetime]:
     repository.insert_ticket(
         uow.connection,
         {
-            "id": _ticket_id(ticket),
+            "id": hash_secret(ticket),
             "match_id": who.match_id,
             "credential_id": who.credential_id,
             "expires_at": expires_at,
@@ -77,7 +72,7 @@ def issue_ticket(uow: UnitOfWork, who: Principal) -> tuple[str, datetime]:
 def ticket_reader(uow: UnitOfWork, match_id: str, ticket: str) -> Principal:
     """The reader a stream ticket stands for, or 401 (unknown, expired, its token
     re-issued since) / 404 (no such match)."""
-    row = repository.get_ticket(uow.connection, _ticket_id(ticket)) if ticket.isascii() else None
+    row = repository.get_ticket(uow.connection, hash_secret(ticket)) if ticket.isascii() else None
     if row is None or row["expires_at"] < utcnow():
         raise Unauthenticated("the stream ticket is not known, or has expired: ask for a new one")
     if row["match_id"] != match_id:  # a ticket is for one match (which exists)

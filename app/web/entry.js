@@ -93,38 +93,12 @@ export class RoundEntry {
         zeroSum: () => Boolean(this.table.match.settings.zero_sum),
       });
       this.saveOwn = h("button", { type: "submit", class: "primary", id: "add-own" }, t("add_round"));
-      this.main = h(
-        "form",
-        { class: "card entry", id: "own-round", novalidate: true },
-        h("div", { class: "panel-head" }, this.title, this.cancel),
-        this.dealer,
-        this.own.element,
-        h("div", { class: "actions" }, this.saveOwn),
-      );
-      this.main.addEventListener("submit", (event) => {
-        event.preventDefault();
-        const read = this.own.read();
-        if (!read.body) return this.ui.showError(read.missing);
-        this.save(read.body, () => this.own.reset());
-      });
+      this.main = this.formCard("own-round", this.own, this.saveOwn, { novalidate: true });
       this.alt = null; // one card
     } else if (game === "asszorti") {
       this.hand = new HandForm({ names: () => this.table.names() });
       this.saveHand = h("button", { type: "submit", class: "primary", id: "add-hand" }, t("add_hand"));
-      this.main = h(
-        "form",
-        { class: "card entry", id: "hand" },
-        h("div", { class: "panel-head" }, this.title, this.cancel),
-        this.dealer,
-        this.hand.element,
-        h("div", { class: "actions" }, this.saveHand),
-      );
-      this.main.addEventListener("submit", (event) => {
-        event.preventDefault();
-        const read = this.hand.read();
-        if (!read.body) return this.ui.showError(read.missing);
-        this.save(read.body, () => this.hand.reset());
-      });
+      this.main = this.formCard("hand", this.hand, this.saveHand);
       this.alt = this.amountsForm();
     } else {
       this.tapper = new TrickTapper({
@@ -148,6 +122,25 @@ export class RoundEntry {
       );
       this.alt = this.pointsCard();
     }
+  }
+
+  /** The card of a form that enters a round (`form.read()` gives {body} or {missing}). */
+  formCard(id, form, button, { novalidate = false } = {}) {
+    const card = h(
+      "form",
+      { class: "card entry", id, novalidate },
+      h("div", { class: "panel-head" }, this.title, this.cancel),
+      this.dealer,
+      form.element,
+      h("div", { class: "actions" }, button),
+    );
+    card.addEventListener("submit", (event) => {
+      event.preventDefault();
+      const read = form.read();
+      if (!read.body) return this.ui.showError(read.missing);
+      this.save(read.body, () => form.reset());
+    });
+    return card;
   }
 
   /** The table was read again: show the cards it calls for, leaving them in place. */

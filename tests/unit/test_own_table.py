@@ -191,6 +191,15 @@ def test_the_shape_of_the_sheet_is_fixed_at_creation() -> None:
     game.check_settings_change(rules, rules.model_copy(update={"lowest_wins": True}), sheet, 0)
 
 
+def test_a_first_dealer_past_the_last_seat_is_bad_input_not_a_conflict() -> None:
+    game, rules = table(3)
+    moved = rules.model_copy(update={"first_dealer": 3})
+    with pytest.raises(GameRuleError) as error:
+        game.check_settings_change(rules, moved, game.initial_state(), 0)
+    assert not isinstance(error.value, SettingConflict)
+    assert error.value.loc == ("settings", "first_dealer")
+
+
 # -- properties -------------------------------------------------------------------------
 
 
