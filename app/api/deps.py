@@ -1,8 +1,10 @@
-"""Request dependencies: the database, the settings, and the caller authenticated and
-authorized for the route (``ReaderDep``, ``PlayerDep``, ``HostDep``).
+"""Request dependencies: the database, the settings, and the caller's claim on the
+match of the path (``ReaderDep``, ``PlayerDep``, ``HostDep``).
 
-Authentication (401), the match lookup (404) and authorization (403) run in one
-dependency, before the endpoint, in the order the contract gives.
+The claim is checked (401, 404, 403, in the contract's order) as the first step of
+the use case's unit of work: ``app.api.reads.read`` and ``app.api.writes.answer_write``.
+A request refused before its use case runs (a body or header that does not validate)
+is checked by the 422 handler first (``app.api.problems``), so the order holds.
 """
 
 from dataclasses import dataclass
@@ -15,7 +17,7 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from app.db.database import Database
 from app.services import auth
-from app.services.auth import Permission, Principal
+from app.services.auth import Access, Permission, Principal
 from app.services.ratelimit import RateLimit
 from app.settings import Settings
 
@@ -41,33 +43,25 @@ bearer = HTTPBearer(
 BearerDep = Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]
 
 
-async def principal_of(
-    request: Request, token: str | None, match_id: str, need: Permission
-) -> Principal:
-    """Who ``token`` stands for, allowed ``need`` on match ``match_id``; or the
-    service error (401, 404, 403) that says why not."""
-    db: Database = request.app.state.db
-    credential_id, secret = auth.parse_token(token)
-    # Read on every request, never kept: a token the host re-issued stops working at
-    # once, on every worker.
-    credential = await db.run(partial(auth.load_credential, credential_id=credential_id))
-    who = auth.verify(credential, secret)
-    exists = who.match_id == match_id or (
-        auth.is_match_id(match_id) and await db.run(partial(auth.match_exists, match_id=match_id))
-    )
-    auth.authorize(who, match_id, need, match_exists=exists)
-    return who
+async def principal_of(db: Database, access: Access) -> Principal:
+    """Who the token of ``access`` stands for, checked in a unit of work of its own: for
+    the few requests whose use case does not run one (a stream opening, a refusal
+    answered before the use case ran)."""
+    return await db.run(partial(auth.check_access, access=access))
 
 
 @dataclass(frozen=True, slots=True)
 class Allowed:
-    """The dependency of a route that needs ``need`` on the match of its path."""
+    """The dependency of a route that needs ``need`` on the match of its path: the
+    token's claim, its shape checked (401 without a query). The use case checks the
+    claim itself (``auth.check_access``) in its own unit of work, so a request
+    reads the database once, not once to authorize and again to answer."""
 
     need: Permission
 
-    async def __call__(self, request: Request, match_id: str, credentials: BearerDep) -> Principal:
+    async def __call__(self, match_id: str, credentials: BearerDep) -> Access:
         token = credentials.credentials if credentials is not None else None
-        return await principal_of(request, token, match_id, self.need)
+        return Access.of(token, match_id, self.need)
 
 
 def access_of(route: APIRoute) -> Permission | None:
@@ -78,9 +72,9 @@ def access_of(route: APIRoute) -> Permission | None:
     return None
 
 
-ReaderDep = Annotated[Principal, Depends(Allowed(Permission.READ))]
-PlayerDep = Annotated[Principal, Depends(Allowed(Permission.PLAY))]
-HostDep = Annotated[Principal, Depends(Allowed(Permission.HOST))]
+ReaderDep = Annotated[Access, Depends(Allowed(Permission.READ))]
+PlayerDep = Annotated[Access, Depends(Allowed(Permission.PLAY))]
+HostDep = Annotated[Access, Depends(Allowed(Permission.HOST))]
 
 
 async def match_creation_limit(request: Request) -> RateLimit | None:

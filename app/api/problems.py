@@ -18,6 +18,7 @@ from app import errors
 from app.api.deps import access_of, bearer, principal_of
 from app.errors import DatabaseUnavailable, RateLimited, ServiceError
 from app.schemas import MATCH_CREATE_MODELS, ROUND_TYPES, Problem
+from app.services.auth import Access
 
 PROBLEM_JSON = "application/problem+json"
 logger = logging.getLogger(__name__)
@@ -86,14 +87,31 @@ def _message(error: dict[str, Any]) -> str:
     return str(error["msg"])
 
 
-async def _malformed(request: Request, reason: str = "malformed JSON") -> JSONResponse:
-    """422 malformed_json, unless authentication or authorization fails first.
+async def _refused_access(request: Request) -> JSONResponse | None:
+    """The 401, 404 or 403 a request is due, when it is about to be refused with a 422.
 
-    FastAPI parses the JSON body before it resolves dependencies, so for a body it
-    cannot parse, the route's own access dependency (``app.api.deps.Allowed``, found
-    on the matched route) is run here, keeping the contract's order: 401/404/403
-    before 422.
+    A route checks its caller's access in its use case's unit of work
+    (``app.api.deps.Allowed``), after FastAPI has validated the request. The contract
+    puts 401/404/403 before 422, so a request refused before its use case ran (a body,
+    a parameter or a header that does not validate) is checked here first, against
+    the access the matched route declares. Only refusals pay for it.
     """
+    route = request.scope.get("route")
+    match_id = request.path_params.get("match_id")
+    need = access_of(route) if isinstance(route, APIRoute) else None
+    if need is None or match_id is None:
+        return None
+    credentials = await bearer(request)
+    token = credentials.credentials if credentials is not None else None
+    try:
+        await principal_of(request.app.state.db, Access.of(token, match_id, need))
+    except ServiceError as error:
+        return _problem_of(error)
+    return None
+
+
+async def _malformed(request: Request, reason: str = "malformed JSON") -> JSONResponse:
+    """422 malformed_json, unless authentication or authorization fails first."""
     if request.scope.get("squarescores.body_too_large"):  # see app.api.limits
         limit = request.app.state.settings.max_body_bytes
         return problem(
@@ -102,16 +120,8 @@ async def _malformed(request: Request, reason: str = "malformed JSON") -> JSONRe
             "Request body too large",
             f"the body must be at most {limit} bytes",
         )
-    route = request.scope.get("route")
-    match_id = request.path_params.get("match_id")
-    need = access_of(route) if isinstance(route, APIRoute) else None
-    if need is not None and match_id is not None:
-        credentials = await bearer(request)
-        token = credentials.credentials if credentials is not None else None
-        try:
-            await principal_of(request, token, match_id, need)
-        except ServiceError as error:
-            return _problem_of(error)
+    if (refused := await _refused_access(request)) is not None:
+        return refused
     return problem(
         422,
         "malformed_json",
@@ -129,6 +139,8 @@ async def _validation_error(request: Request, exc: Exception) -> JSONResponse:
         return await _malformed(
             request, str(invalid[0].get("ctx", {}).get("error", "malformed JSON"))
         )
+    if (refused := await _refused_access(request)) is not None:
+        return refused
     errors = [{"loc": _error_loc(e), "message": _message(e)} for e in raw]
     first = errors[0] if errors else {"loc": [], "message": "invalid"}
     where = ".".join(str(p) for p in first["loc"])
@@ -141,8 +153,10 @@ async def _validation_error(request: Request, exc: Exception) -> JSONResponse:
     )
 
 
-async def _service_error(_: Request, exc: Exception) -> JSONResponse:
+async def _service_error(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, ServiceError)
+    if status_of(exc) == 422 and (refused := await _refused_access(request)) is not None:
+        return refused
     return _problem_of(exc)
 
 

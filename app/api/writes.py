@@ -1,5 +1,6 @@
-"""How a write is answered over HTTP: one unit of work, its Idempotency-Key claimed
-inside it, and the response kept with the key so a retry replays it exactly.
+"""How a write is answered over HTTP: one unit of work, the caller's access checked
+first in it, then its Idempotency-Key claimed, and the response kept with the key so
+a retry replays it exactly.
 
 The first response of a request that passed validation is kept with its key: a
 success, or a state conflict (409), which is committed (with nothing else: every
@@ -21,6 +22,7 @@ from app.api.problems import PROBLEM_JSON, problem_body, status_of
 from app.db.database import Database, UnitOfWork
 from app.errors import ServiceError
 from app.services import idempotency
+from app.services.auth import Access, Principal, check_access
 from app.services.idempotency import Kept, Once
 
 
@@ -39,33 +41,53 @@ def etag(version: int) -> dict[str, str]:
 
 async def answer_write(
     db: Database,
+    access: Access,
     once: Once | None,
-    work: Callable[[UnitOfWork], Answer],
+    work: Callable[[UnitOfWork, Principal], Answer],
     *,
     long: bool = False,
 ) -> Response:
-    """Run ``work`` in one write unit of work, honouring the Idempotency-Key, and answer
-    (``long``: the work's cost grows with the match, see ``Database.run``)."""
+    """Check ``access``, then run ``work`` as the principal it names, in one write unit
+    of work honouring the Idempotency-Key, and answer (``long``: the work's cost grows
+    with the match, see ``Database.run``). The key is claimed after the check, so only
+    a caller allowed to make the write ever sees its replay."""
 
     def unit(uow: UnitOfWork) -> Response:
-        if once is not None:
-            kept = idempotency.claim(uow, once)
-            if kept is not None:
-                return _replay(kept)
-        try:
-            answer = work(uow)
-        except ServiceError as error:
-            if once is None or status_of(error) != 409:
-                raise
-            kept = Kept(status=409, body=problem_body(error), headers={})
-            idempotency.keep(uow, once, kept)
-            return _replay(kept, replayed=False)
-        if once is not None:
-            body = answer.body.model_dump(mode="json") if answer.body is not None else None
-            idempotency.keep(uow, once, Kept(answer.status, body, answer.headers))
-        return _response(answer)
+        who = check_access(uow, access)
+        return _answer_once(uow, once, lambda uow: work(uow, who))
 
     return await db.run(unit, write=True, long=long)
+
+
+async def answer_open_write(
+    db: Database, once: Once | None, work: Callable[[UnitOfWork], Answer]
+) -> Response:
+    """``answer_write`` for a write open to anyone (create a match; recover the host's
+    token, whose recovery code the use case checks)."""
+    return await db.run(lambda uow: _answer_once(uow, once, work), write=True)
+
+
+def _answer_once(
+    uow: UnitOfWork, once: Once | None, work: Callable[[UnitOfWork], Answer]
+) -> Response:
+    """Run ``work``, or replay the response kept with the Idempotency-Key; keep the
+    first response of a request with a key."""
+    if once is not None:
+        kept = idempotency.claim(uow, once)
+        if kept is not None:
+            return _replay(kept)
+    try:
+        answer = work(uow)
+    except ServiceError as error:
+        if once is None or status_of(error) != 409:
+            raise
+        kept = Kept(status=409, body=problem_body(error), headers={})
+        idempotency.keep(uow, once, kept)
+        return _replay(kept, replayed=False)
+    if once is not None:
+        body = answer.body.model_dump(mode="json") if answer.body is not None else None
+        idempotency.keep(uow, once, Kept(answer.status, body, answer.headers))
+    return _response(answer)
 
 
 def _response(answer: Answer) -> Response:

@@ -5,6 +5,8 @@ checked against its SHA-256 with ``hmac.compare_digest``. Secrets carry 256
 bits of randomness, so a fast hash is the right one (there is nothing to brute-force).
 """
 
+from __future__ import annotations
+
 import hashlib
 import hmac
 import re
@@ -128,51 +130,50 @@ def is_match_id(text: str) -> bool:
 
 
 @dataclass(frozen=True, slots=True)
-class Credential:
-    """A stored credential: the hash of its secret and whom it stands for."""
+class Access:
+    """What a request claims: the token it sent (its shape checked, its secret not yet),
+    the match of its path, and what it needs there. ``check_access`` decides it, in
+    the unit of work of the request's use case."""
 
-    secret_hash: str
-    principal: Principal
+    match_id: str
+    credential_id: str
+    secret: str
+    need: Permission
+
+    @classmethod
+    def of(cls, token: str | None, match_id: str, need: Permission) -> Access:
+        """The claim of a bearer token, or Unauthenticated when it has no token's shape."""
+        credential_id, secret = parse_token(token)
+        return cls(match_id, credential_id, secret, need)
 
 
-def load_credential(uow: UnitOfWork, credential_id: str) -> Credential | None:
-    row = repository.get_credential(uow.connection, credential_id)
-    if row is None:
-        return None
-    principal = Principal(row["match_id"], Role(row["role"]), row["seat"], credential_id)
-    return Credential(row["secret_hash"], principal)
+def check_access(uow: UnitOfWork, access: Access) -> Principal:
+    """Who the token stands for, allowed ``access.need`` on its match; or the service
+    error that says why not, in the contract's order: unknown token (401), no such
+    match (404), another match's token or a role without the right (403).
 
-
-def match_exists(uow: UnitOfWork, match_id: str) -> bool:
-    """Whether there is a match ``match_id`` (to tell 404 from 403 for another match's
-    token)."""
-    return repository.match_exists(uow.connection, match_id)
+    Read on every request, never kept: a token the host re-issued stops working at
+    once, on every worker.
+    """
+    row = repository.get_credential(uow.connection, access.credential_id)
+    if row is None or not hmac.compare_digest(row["secret_hash"], hash_secret(access.secret)):
+        raise Unauthenticated("the token is not known")
+    who = Principal(row["match_id"], Role(row["role"]), row["seat"], access.credential_id)
+    match_id = access.match_id
+    if who.match_id != match_id:
+        # A token's own match always exists (credentials go with their match); an id
+        # without a match id's shape names none, and is answered without a query.
+        if not is_match_id(match_id) or not repository.match_exists(uow.connection, match_id):
+            raise MatchNotFound(f"no match {match_id!r}")
+        raise Forbidden("this token belongs to another match")
+    if access.need not in GRANTS[who.role]:
+        raise Forbidden(f"a {who.role.value} token cannot {access.need.value} this match")
+    return who
 
 
 def credential_exists(uow: UnitOfWork, credential_id: str) -> bool:
     """Whether a token is still valid (not replaced by a re-issued one)."""
     return repository.get_credential(uow.connection, credential_id) is not None
-
-
-def verify(credential: Credential | None, secret: str) -> Principal:
-    """The principal when ``secret`` is the credential's, else Unauthenticated."""
-    if credential is None or not hmac.compare_digest(credential.secret_hash, hash_secret(secret)):
-        raise Unauthenticated("the token is not known")
-    return credential.principal
-
-
-def authorize(who: Principal, match_id: str, need: Permission, *, match_exists: bool) -> None:
-    """Check, in the contract's order, that the match exists (404) and ``who`` may act (403).
-
-    A token's own match always exists (credentials go with their match), so
-    ``match_exists`` is only looked at when the token names another match.
-    """
-    if who.match_id != match_id:
-        if not match_exists:
-            raise MatchNotFound(f"no match {match_id!r}")
-        raise Forbidden("this token belongs to another match")
-    if need not in GRANTS[who.role]:
-        raise Forbidden(f"a {who.role.value} token cannot {need.value} this match")
 
 
 def found(match: M | None, match_id: str) -> M:

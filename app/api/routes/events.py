@@ -27,7 +27,7 @@ from app.db.database import Database, UnitOfWork
 from app.live import ChangeHub
 from app.schemas import MatchEvent, StreamTicket
 from app.services import streams
-from app.services.auth import Permission, Principal, credential_exists
+from app.services.auth import Access, Permission, Principal, check_access, credential_exists
 
 router = APIRouter(prefix="/v1/matches/{match_id}", tags=["live"], route_class=StrictJSONRoute)
 
@@ -51,7 +51,7 @@ async def stream_reader(
             partial(streams.ticket_reader, match_id=match_id, ticket=ticket), snapshot=True
         )
     token = credentials.credentials if credentials is not None else None
-    return await principal_of(request, token, match_id, Permission.READ)
+    return await principal_of(request.app.state.db, Access.of(token, match_id, Permission.READ))
 
 
 StreamReaderDep = Annotated[Principal, Depends(stream_reader)]
@@ -181,14 +181,14 @@ async def _still_valid(db: Database, who: Principal) -> bool:
     responses=responses(401, 403, 404),
 )
 async def create_stream_ticket(
-    who: ReaderDep, db: DbDep, request: Request, match_id: str
+    access: ReaderDep, db: DbDep, request: Request, match_id: str
 ) -> StreamTicket:
     """For `new EventSource(url)`, which cannot send an Authorization header: the
     ticket opens this match's stream for 60 s, with the rights of the token that asked
     for it, and nothing else. The long-lived token never goes into a URL."""
 
     def work(uow: UnitOfWork) -> tuple[str, datetime]:
-        return streams.issue_ticket(uow, who)
+        return streams.issue_ticket(uow, check_access(uow, access))
 
     ticket, expires_at = await db.run(work, write=True)
     return StreamTicket(

@@ -16,11 +16,13 @@ from app.api.headers import (
 )
 from app.api.links import base_url, join_links
 from app.api.problems import responses
+from app.api.reads import read
 from app.api.strict_json import StrictJSONRoute
-from app.api.writes import Answer, answer_write, etag
+from app.api.writes import Answer, answer_open_write, answer_write, etag
 from app.db.database import UnitOfWork
 from app.schemas import MatchCreate, MatchCreated, MatchRead, MatchUpdate, Tokens
 from app.services import matches
+from app.services.auth import Principal
 from app.services.writes import WriteRequest
 
 router = APIRouter(prefix="/v1/matches", tags=["matches"], route_class=StrictJSONRoute)
@@ -60,7 +62,8 @@ async def create_match(
         headers = {"Location": f"/v1/matches/{match_id}", **etag(created.version)}
         return Answer(201, created, headers)
 
-    return await answer_write(db, once(key, scope="", request="POST /v1/matches", body=body), work)
+    key_of = once(key, scope="", request="POST /v1/matches", body=body)
+    return await answer_open_write(db, key_of, work)
 
 
 @router.get(
@@ -71,10 +74,10 @@ async def create_match(
     responses={200: {"headers": ETAG_HEADER}, **NOT_MODIFIED, **responses(401, 403, 404)},
 )
 async def get_match(
-    who: ReaderDep, db: DbDep, match_id: str, if_none_match: IfNoneMatchHeader = None
+    access: ReaderDep, db: DbDep, match_id: str, if_none_match: IfNoneMatchHeader = None
 ) -> Response:
     """The match with its running totals; answers 304 to a current If-None-Match."""
-    match = await db.run(lambda uow: matches.get_match(uow, match_id))
+    match = await read(db, access, lambda uow: matches.get_match(uow, match_id))
     return unchanged(if_none_match, match.version) or model_response(match, match.version)
 
 
@@ -86,16 +89,16 @@ async def get_match(
     responses={200: {"headers": ETAG_HEADER}, **responses(401, 403, 404, 409, 412, 422)},
 )
 async def update_match(
-    who: HostDep, db: DbDep, match_id: str, body: MatchUpdate, versions: IfMatchHeader = None
+    access: HostDep, db: DbDep, match_id: str, body: MatchUpdate, versions: IfMatchHeader = None
 ) -> Response:
     """Change the target, planned deals, kontra, first dealer, or player and team names."""
-    request = WriteRequest(who=who, expected_versions=if_match(versions))
+    expected = if_match(versions)
 
-    def work(uow: UnitOfWork) -> Answer:
-        match = matches.update_match(uow, request, match_id, body)
+    def work(uow: UnitOfWork, who: Principal) -> Answer:
+        match = matches.update_match(uow, WriteRequest(who, expected), match_id, body)
         return Answer(200, match, etag(match.version))
 
-    return await answer_write(db, None, work)
+    return await answer_write(db, access, None, work)
 
 
 @router.post(
@@ -106,18 +109,18 @@ async def update_match(
     responses={200: {"headers": REPLAYABLE}, **responses(401, 403, 404, 409, 412, 422)},
 )
 async def end_match(
-    who: PlayerDep,
+    access: PlayerDep,
     db: DbDep,
     match_id: str,
     versions: IfMatchHeader = None,
     key: IdempotencyKeyHeader = None,
 ) -> Response:
     """Bank the sheet as it stands, name the winner and record who ended the match."""
-    request = WriteRequest(who=who, expected_versions=if_match(versions))
+    expected = if_match(versions)
 
-    def work(uow: UnitOfWork) -> Answer:
-        match = matches.end_match(uow, request, match_id)
+    def work(uow: UnitOfWork, who: Principal) -> Answer:
+        match = matches.end_match(uow, WriteRequest(who, expected), match_id)
         return Answer(200, match, etag(match.version))
 
     key_of = once(key, scope=match_id, request="POST end", body=None)
-    return await answer_write(db, key_of, work)
+    return await answer_write(db, access, key_of, work)

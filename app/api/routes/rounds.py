@@ -10,11 +10,13 @@ from app.api.deps import DbDep, PlayerDep, ReaderDep, SettingsDep
 from app.api.etag import ETAG_HEADER, NOT_MODIFIED, IfNoneMatchHeader, model_response, unchanged
 from app.api.headers import CREATED, IdempotencyKeyHeader, IfMatchHeader, if_match, once
 from app.api.problems import responses
+from app.api.reads import read
 from app.api.strict_json import StrictJSONRoute
 from app.api.writes import Answer, answer_write, etag
 from app.db.database import UnitOfWork
 from app.schemas import RoundBody, RoundHistory, RoundList, RoundRead
 from app.services import rounds
+from app.services.auth import Principal
 from app.services.writes import WriteRequest
 
 router = APIRouter(
@@ -53,7 +55,7 @@ LINK_HEADER = {
     responses={201: {"headers": CREATED}, **responses(401, 403, 404, 409, 412, 413, 422)},
 )
 async def create_round(
-    who: PlayerDep,
+    access: PlayerDep,
     db: DbDep,
     settings: SettingsDep,
     match_id: str,
@@ -65,9 +67,10 @@ async def create_round(
 
     A match holds at most 5,000 rounds (the service's setting): past it, 409 `match_full`.
     """
-    request = WriteRequest(who=who, expected_versions=if_match(versions))
+    expected = if_match(versions)
 
-    def work(uow: UnitOfWork) -> Answer:
+    def work(uow: UnitOfWork, who: Principal) -> Answer:
+        request = WriteRequest(who, expected)
         written = rounds.add_round(
             uow, request, match_id, body, max_rounds=settings.max_rounds_per_match
         )
@@ -75,7 +78,7 @@ async def create_round(
         return Answer(201, written.round, {"Location": location, **etag(written.version)})
 
     key_of = once(key, scope=match_id, request="POST rounds", body=body)
-    return await answer_write(db, key_of, work)
+    return await answer_write(db, access, key_of, work)
 
 
 @router.get(
@@ -90,7 +93,7 @@ async def create_round(
     },
 )
 async def list_rounds(
-    who: ReaderDep,
+    access: ReaderDep,
     db: DbDep,
     match_id: str,
     request: Request,
@@ -108,7 +111,9 @@ async def list_rounds(
 ) -> Response:
     """The rounds of the match with their input and result, in order; follow `next` (or
     the `Link` header) for the following page."""
-    page = await db.run(
+    page = await read(
+        db,
+        access,
         lambda uow: rounds.list_rounds(uow, match_id, after=after, limit=limit),
         long=True,
         snapshot=True,
@@ -133,15 +138,15 @@ async def list_rounds(
     responses={200: {"headers": ETAG_HEADER}, **NOT_MODIFIED, **responses(401, 403, 404, 422)},
 )
 async def get_round(
-    who: ReaderDep,
+    access: ReaderDep,
     db: DbDep,
     match_id: str,
     number: RoundNumber,
     if_none_match: IfNoneMatchHeader = None,
 ) -> Response:
     """One round with its input and result."""
-    found, version = await db.run(
-        lambda uow: rounds.get_round(uow, match_id, number), long=True, snapshot=True
+    found, version = await read(
+        db, access, lambda uow: rounds.get_round(uow, match_id, number), long=True, snapshot=True
     )
     return unchanged(if_none_match, version) or model_response(found, version)
 
@@ -154,15 +159,15 @@ async def get_round(
     responses={200: {"headers": ETAG_HEADER}, **NOT_MODIFIED, **responses(401, 403, 404, 422)},
 )
 async def get_round_history(
-    who: ReaderDep,
+    access: ReaderDep,
     db: DbDep,
     match_id: str,
     number: RoundNumber,
     if_none_match: IfNoneMatchHeader = None,
 ) -> Response:
     """Each entry, correction and removal of this round number, who made it and when."""
-    history, version = await db.run(
-        lambda uow: rounds.round_history(uow, match_id, number), snapshot=True
+    history, version = await read(
+        db, access, lambda uow: rounds.round_history(uow, match_id, number), snapshot=True
     )
     return unchanged(if_none_match, version) or model_response(history, version)
 
@@ -175,7 +180,7 @@ async def get_round_history(
     responses={200: {"headers": ETAG_HEADER}, **responses(401, 403, 404, 409, 412, 413, 422)},
 )
 async def replace_round(
-    who: PlayerDep,
+    access: PlayerDep,
     db: DbDep,
     match_id: str,
     number: RoundNumber,
@@ -183,13 +188,13 @@ async def replace_round(
     versions: IfMatchHeader = None,
 ) -> Response:
     """Replace a round's input; every later row of the sheet is recomputed."""
-    request = WriteRequest(who=who, expected_versions=if_match(versions))
+    expected = if_match(versions)
 
-    def work(uow: UnitOfWork) -> Answer:
-        written = rounds.replace_round(uow, request, match_id, number, body)
+    def work(uow: UnitOfWork, who: Principal) -> Answer:
+        written = rounds.replace_round(uow, WriteRequest(who, expected), match_id, number, body)
         return Answer(200, written.round, etag(written.version))
 
-    return await answer_write(db, None, work, long=True)
+    return await answer_write(db, access, None, work, long=True)
 
 
 @router.delete(
@@ -200,12 +205,17 @@ async def replace_round(
     responses={204: {"headers": ETAG_HEADER}, **responses(401, 403, 404, 409, 412, 422)},
 )
 async def delete_round(
-    who: PlayerDep, db: DbDep, match_id: str, number: RoundNumber, versions: IfMatchHeader = None
+    access: PlayerDep,
+    db: DbDep,
+    match_id: str,
+    number: RoundNumber,
+    versions: IfMatchHeader = None,
 ) -> Response:
     """Remove the last round; only the last round can be removed. Its history is kept."""
-    request = WriteRequest(who=who, expected_versions=if_match(versions))
+    expected = if_match(versions)
 
-    def work(uow: UnitOfWork) -> Answer:
-        return Answer(204, None, etag(rounds.delete_round(uow, request, match_id, number)))
+    def work(uow: UnitOfWork, who: Principal) -> Answer:
+        version = rounds.delete_round(uow, WriteRequest(who, expected), match_id, number)
+        return Answer(204, None, etag(version))
 
-    return await answer_write(db, None, work, long=True)
+    return await answer_write(db, access, None, work, long=True)

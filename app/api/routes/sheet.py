@@ -14,6 +14,7 @@ from app.api.etag import (
     unchanged,
 )
 from app.api.problems import responses
+from app.api.reads import read
 from app.api.strict_json import StrictJSONRoute
 from app.schemas import SheetRead
 from app.services import sheet
@@ -36,15 +37,15 @@ CSV = {"content": {"text/csv": {"schema": {"type": "string"}}}}
     },
 )
 async def get_sheet(
-    who: ReaderDep,
+    access: ReaderDep,
     db: DbDep,
     match_id: str,
     request: Request,
     if_none_match: IfNoneMatchHeader = None,
 ) -> Response:
     """Headings, a row of cells per round, totals and owed amounts."""
-    result, version = await db.run(
-        lambda uow: sheet.get_sheet(uow, match_id), long=True, snapshot=True
+    result, version = await read(
+        db, access, lambda uow: sheet.get_sheet(uow, match_id), long=True, snapshot=True
     )
     wants_csv = _wants_csv(request.headers.get("accept", ""))
     variant = CSV_VARIANT if wants_csv else ""
@@ -72,11 +73,11 @@ async def get_sheet(
     },
 )
 async def get_sheet_csv(
-    who: ReaderDep, db: DbDep, match_id: str, if_none_match: IfNoneMatchHeader = None
+    access: ReaderDep, db: DbDep, match_id: str, if_none_match: IfNoneMatchHeader = None
 ) -> Response:
     """A heading row, a row per round, then totals (and owed amounts, in Asszorti)."""
-    result, version = await db.run(
-        lambda uow: sheet.get_sheet(uow, match_id), long=True, snapshot=True
+    result, version = await read(
+        db, access, lambda uow: sheet.get_sheet(uow, match_id), long=True, snapshot=True
     )
     if (not_modified := unchanged(if_none_match, version, CSV_VARIANT)) is not None:
         return not_modified

@@ -4,11 +4,12 @@ from typing import Annotated
 
 from fastapi import APIRouter, Body, Request, Response
 
-from app.api.deps import DbDep, HostDep, ReaderDep, SettingsDep
+from app.api.deps import DbDep, HostDep, ReaderDep, SettingsDep, principal_of
 from app.api.links import base_url, join_link
 from app.api.problems import responses
+from app.api.reads import read
 from app.api.strict_json import StrictJSONRoute
-from app.api.writes import Answer, answer_write
+from app.api.writes import Answer, answer_open_write, answer_write
 from app.db.database import UnitOfWork
 from app.schemas import (
     HostRecovery,
@@ -19,7 +20,7 @@ from app.schemas import (
     TokenRole,
 )
 from app.services import tokens
-from app.services.auth import Role
+from app.services.auth import Principal, Role
 from app.services.tokens import Issued
 
 router = APIRouter(prefix="/v1/matches/{match_id}", tags=["tokens"], route_class=StrictJSONRoute)
@@ -42,7 +43,7 @@ def _issued(issued: Issued, base: str, match_id: str) -> IssuedToken:
     responses=responses(401, 403, 404, 413, 422),
 )
 async def reissue_token(
-    who: HostDep,
+    access: HostDep,
     db: DbDep,
     settings: SettingsDep,
     request: Request,
@@ -53,11 +54,11 @@ async def reissue_token(
     by every worker. The change is in the match's history."""
     base = base_url(request, settings)
 
-    def work(uow: UnitOfWork) -> Answer:
+    def work(uow: UnitOfWork, who: Principal) -> Answer:
         issued = tokens.reissue(uow, who, match_id, Role(body.role.value), body.seat)
         return Answer(200, _issued(issued, base, match_id))
 
-    return await answer_write(db, None, work)
+    return await answer_write(db, access, None, work)
 
 
 @router.post(
@@ -83,7 +84,7 @@ async def recover_host_token(
         issued = tokens.recover_host(uow, match_id, body.recovery_code)
         return Answer(200, _issued(issued, base, match_id))
 
-    return await answer_write(db, None, work)
+    return await answer_open_write(db, None, work)
 
 
 @router.get(
@@ -93,9 +94,10 @@ async def recover_host_token(
     summary="Whom the token stands for: its role and seat",
     responses=responses(401, 403, 404),
 )
-async def get_token_owner(who: ReaderDep, match_id: str) -> TokenOwner:
+async def get_token_owner(access: ReaderDep, db: DbDep, match_id: str) -> TokenOwner:
     """The role (host, player, viewer) and, for a player, the seat of the token sent:
     what a client opened from a join link needs to show the right controls."""
+    who = await principal_of(db, access)
     return TokenOwner(role=TokenRole(who.role.value), seat=who.seat)
 
 
@@ -106,6 +108,6 @@ async def get_token_owner(who: ReaderDep, match_id: str) -> TokenOwner:
     summary="The match's token changes, oldest first",
     responses=responses(401, 403, 404),
 )
-async def get_match_history(who: ReaderDep, db: DbDep, match_id: str) -> MatchHistory:
+async def get_match_history(access: ReaderDep, db: DbDep, match_id: str) -> MatchHistory:
     """Each token re-issued, and each host token recovered: which, by whom, when."""
-    return await db.run(lambda uow: tokens.history(uow, match_id), snapshot=True)
+    return await read(db, access, lambda uow: tokens.history(uow, match_id), snapshot=True)
