@@ -170,3 +170,52 @@ def test_a_match_s_credential_ids_share_its_prefix_and_are_otherwise_random(
         assert credential_id.startswith(table.id[:4])
     for who in ("host", "viewer", 0, 1, 2):
         assert table.get(who=who).status_code == 200
+
+
+# Requests FastAPI or the route refuses before the use case (and its access check) runs.
+REFUSED_EARLY = [
+    pytest.param("POST", "/rounds", {"type": "nonsense"}, {}, "validation_error", id="body"),
+    pytest.param("GET", "/rounds/1.0", None, {}, "validation_error", id="path"),
+    pytest.param("GET", "/rounds?limit=0", None, {}, "validation_error", id="query"),
+    pytest.param(
+        "POST", "/end", None, {"If-Match": 'W/"v1"'}, "invalid_header", id="if-match-header"
+    ),
+    pytest.param(
+        "POST",
+        "/rounds",
+        amounts(2, -1, -1),
+        {"Idempotency-Key": "x" * 300},
+        "invalid_header",
+        id="idempotency-key-header",
+    ),
+]
+
+
+@pytest.mark.parametrize(("method", "path", "body", "headers", "code"), REFUSED_EARLY)
+def test_requests_refused_before_the_use_case_still_answer_401_404_403_first(
+    client: Any, method: str, path: str, body: Any, headers: dict[str, str], code: str
+) -> None:
+    table = Table(client, {"game": "asszorti", "players": PLAYERS})
+    other = Table(client, {"game": "asszorti", "players": PLAYERS})
+    host = table.tokens["host"]
+    credential_id = host.split(".")[0]
+
+    def call(url: str, token: str) -> Any:
+        auth = {"Authorization": f"Bearer {token}", **headers}
+        return client.request(method, url + path, json=body, headers=auth)
+
+    before = table.snapshot()
+    # A token of the right shape whose secret is wrong: only the database can tell.
+    unknown = call(table.url, f"{credential_id}.{'A' * 43}")
+    assert unknown.status_code == 401, unknown.text
+    assert unknown.json()["code"] == "unauthenticated"
+    missing = call("/v1/matches/" + "0" * 32, host)
+    assert missing.status_code == 404, missing.text
+    assert missing.json()["code"] == "match_not_found"
+    foreign = call(other.url, host)
+    assert foreign.status_code == 403, foreign.text
+    assert foreign.json()["code"] == "forbidden"
+    allowed = call(table.url, host)
+    assert allowed.status_code == 422, allowed.text
+    assert allowed.json()["code"] == code
+    assert table.snapshot() == before
