@@ -45,6 +45,21 @@ _MATCH_EXISTS = select(MATCH.c.id).where(MATCH.c.id == bindparam("id"))
 _UPDATE_MATCH = update(MATCH).where(MATCH.c.id == bindparam("match_id"))
 
 _GET_CREDENTIAL = select(CREDENTIAL).where(CREDENTIAL.c.id == bindparam("id"))
+# The match with one of its own credentials: what a reader's poll needs, in one statement.
+_GET_MATCH_AS = (
+    select(
+        MATCH,
+        CREDENTIAL.c.role.label("credential_role"),
+        CREDENTIAL.c.seat.label("credential_seat"),
+        CREDENTIAL.c.secret_hash.label("credential_secret_hash"),
+    )
+    .join_from(
+        MATCH,
+        CREDENTIAL,
+        (CREDENTIAL.c.match_id == MATCH.c.id) & (CREDENTIAL.c.id == bindparam("credential_id")),
+    )
+    .where(MATCH.c.id == bindparam("id"))
+)
 _DELETE_CREDENTIALS_OF = delete(CREDENTIAL).where(
     CREDENTIAL.c.match_id == bindparam("match_id"),
     CREDENTIAL.c.role == bindparam("role"),
@@ -130,6 +145,13 @@ def get_match(
     """The match row; ``for_update`` locks it until the transaction ends (PostgreSQL)."""
     statement = _LOCK_MATCH if for_update else _GET_MATCH
     return connection.execute(statement, {"id": match_id}).mappings().first()
+
+
+def get_match_as(connection: Connection, match_id: str, credential_id: str) -> RowMapping | None:
+    """The match row with the credential's ``credential_role``, ``credential_seat`` and
+    ``credential_secret_hash``; None unless the credential is one of this match's."""
+    params = {"id": match_id, "credential_id": credential_id}
+    return connection.execute(_GET_MATCH_AS, params).mappings().first()
 
 
 def match_exists(connection: Connection, match_id: str) -> bool:

@@ -156,7 +156,7 @@ def check_access(uow: UnitOfWork, access: Access) -> Principal:
     once, on every worker.
     """
     row = repository.get_credential(uow.connection, access.credential_id)
-    if row is None or not hmac.compare_digest(row["secret_hash"], hash_secret(access.secret)):
+    if row is None or not _secret_matches(row["secret_hash"], access.secret):
         raise Unauthenticated("the token is not known")
     who = Principal(row["match_id"], Role(row["role"]), row["seat"], access.credential_id)
     match_id = access.match_id
@@ -169,6 +169,22 @@ def check_access(uow: UnitOfWork, access: Access) -> Principal:
     if access.need not in GRANTS[who.role]:
         raise Forbidden(f"a {who.role.value} token cannot {access.need.value} this match")
     return who
+
+
+def principal_if_allowed(
+    access: Access, role: str, seat: int | None, secret_hash: str
+) -> Principal | None:
+    """The principal of a credential of the match, read with it (``role``, ``seat``,
+    ``secret_hash``), when the token's secret is its secret and the role grants what
+    ``access`` needs; None otherwise (``check_access`` then says why not)."""
+    who = Principal(access.match_id, Role(role), seat, access.credential_id)
+    if not _secret_matches(secret_hash, access.secret) or access.need not in GRANTS[who.role]:
+        return None
+    return who
+
+
+def _secret_matches(secret_hash: str, secret: str) -> bool:
+    return hmac.compare_digest(secret_hash, hash_secret(secret))
 
 
 def credential_exists(uow: UnitOfWork, credential_id: str) -> bool:

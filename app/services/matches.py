@@ -15,7 +15,15 @@ from app.games import GAMES, Game
 from app.games.base import GameRuleError, SettingConflict, StrictModel
 from app.schemas import MatchRead, MatchStatus, MatchUpdate
 from app.services import changes, ratelimit
-from app.services.auth import found, new_credentials, new_recovery_code
+from app.services.auth import (
+    Access,
+    check_access,
+    found,
+    is_match_id,
+    new_credentials,
+    new_recovery_code,
+    principal_if_allowed,
+)
 from app.services.ratelimit import RateLimit
 from app.services.scoring import rule_error
 from app.services.state import (
@@ -90,6 +98,22 @@ def get_match(uow: UnitOfWork, match_id: str) -> MatchRead:
     return match_read(
         MatchState.load(found(repository.get_match(uow.connection, match_id), match_id))
     )
+
+
+def read_match(uow: UnitOfWork, access: Access) -> MatchRead:
+    """The match, for a reader whose access is checked here: the poll every phone at
+    the table makes, so the match and the token's credential are read in one
+    statement. When that finds nothing allowed, ``check_access`` says why (401, 404,
+    403)."""
+    row = None
+    if is_match_id(access.match_id):  # any other id names no match, and is not sent
+        row = repository.get_match_as(uow.connection, access.match_id, access.credential_id)
+    if row is None or not principal_if_allowed(
+        access, row["credential_role"], row["credential_seat"], row["credential_secret_hash"]
+    ):
+        check_access(uow, access)  # raises
+        return get_match(uow, access.match_id)  # not reached: the join would have found it
+    return match_read(MatchState.load(row))
 
 
 def update_match(

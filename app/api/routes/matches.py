@@ -16,7 +16,6 @@ from app.api.headers import (
 )
 from app.api.links import base_url, join_links
 from app.api.problems import responses
-from app.api.reads import read
 from app.api.strict_json import StrictJSONRoute
 from app.api.writes import Answer, answer_open_write, answer_write, etag
 from app.db.database import UnitOfWork
@@ -77,7 +76,7 @@ async def get_match(
     access: ReaderDep, db: DbDep, match_id: str, if_none_match: IfNoneMatchHeader = None
 ) -> Response:
     """The match with its running totals; answers 304 to a current If-None-Match."""
-    match = await read(db, access, lambda uow: matches.get_match(uow, match_id))
+    match = await db.run(lambda uow: matches.read_match(uow, access))
     return unchanged(if_none_match, match.version) or model_response(match, match.version)
 
 
