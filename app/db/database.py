@@ -34,6 +34,7 @@ from sqlalchemy import Connection, Engine, create_engine, event
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import OperationalError
 
+from app.errors import DatabaseUnavailable
 from app.settings import Settings
 
 T = TypeVar("T")
@@ -98,6 +99,7 @@ class Database:
         # databases, since each more would only slice the event loop's share thinner.
         self.limiter = anyio.CapacityLimiter(settings.database_pool_size)
         self.long_limiter = anyio.CapacityLimiter(1)
+        self.writers = anyio.Lock()  # SQLite: this process's writers, one at a time
         # Told, after each commit, which matches' change logs it wrote to (the live
         # streams' hub, app/live.py, when the app runs one). May run in a worker thread.
         self.on_changed: Callable[[frozenset[str]], None] | None = None
@@ -124,8 +126,27 @@ class Database:
         if not self.is_sqlite:
             limiter = self.long_limiter if long else self.limiter
             return await anyio.to_thread.run_sync(attempt, limiter=limiter)
-        delay = FIRST_RETRY_S
         deadline = time.monotonic() + self.lock_timeout_s
+        if not write:
+            return await self._run_sqlite(attempt, long=long, deadline=deadline)
+        # SQLite has one writer at a time. The writers of this process take turns on
+        # an awaited lock, so one that waits for another of this process's (a long
+        # unit in its thread) is woken the moment it is done, instead of polling
+        # SQLite's lock; the polling below is left for other processes' writers.
+        with anyio.move_on_after(self.lock_timeout_s) as waiting:
+            await self.writers.acquire()
+        if waiting.cancelled_caught:
+            raise DatabaseUnavailable("the database stayed locked; retry shortly")
+        try:
+            return await self._run_sqlite(attempt, long=long, deadline=deadline)
+        finally:
+            self.writers.release()
+
+    async def _run_sqlite(self, attempt: Callable[[], T], *, long: bool, deadline: float) -> T:
+        """Run a SQLite unit, inline or (``long``) in the long units' thread, awaiting a
+        short, growing sleep and running it again while another connection holds the
+        write lock, until ``deadline``."""
+        delay = FIRST_RETRY_S
         while True:
             try:
                 if long:

@@ -156,3 +156,56 @@ def test_sqlite_units_that_grow_with_the_match_run_off_the_loop(sqlite_url: str)
         db.dispose()
     assert short == threading.main_thread().name
     assert long != short
+
+
+def test_sqlite_writes_of_one_process_take_turns_and_are_503_past_the_busy_timeout(
+    sqlite_url: str,
+) -> None:
+    """A write behind this process's own long unit (a correction of a long match runs
+    in a worker thread) awaits its turn while other requests are served, goes in as
+    soon as that unit commits, and is 503 if the turn does not come within the busy
+    timeout."""
+    settings = Settings(
+        database_url=sqlite_url, rate_limit_matches_per_minute=0, sqlite_busy_timeout_ms=1000
+    )
+
+    async def scenario() -> None:
+        app = create_app(settings)
+        db = app.state.db = Database(settings)
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://test") as client:
+            match_id, auth = await _match(client)
+            url = f"/v1/matches/{match_id}/rounds"
+            release = threading.Event()
+
+            def long_write(uow: Any) -> None:  # holds SQLite's write lock in its thread
+                uow.connection.execute(text("SELECT 1"))
+                release.wait(5)
+
+            holder = asyncio.create_task(db.run(long_write, write=True, long=True))
+            await asyncio.sleep(0.05)
+            write = asyncio.create_task(client.post(url, json=AMOUNTS, headers=auth))
+            await asyncio.sleep(0.2)
+            assert not write.done()  # it waits its turn...
+            assert (await client.get("/healthz")).status_code == 200  # ...others go on
+            release.set()
+            await holder
+            response = await asyncio.wait_for(write, 1)
+            assert response.status_code == 201, response.text
+
+            release.clear()
+            holder = asyncio.create_task(db.run(long_write, write=True, long=True))
+            await asyncio.sleep(0.05)
+            try:
+                late = await client.post(url, json=AMOUNTS, headers=auth)
+            finally:
+                release.set()
+                await holder
+            assert late.status_code == 503, late.text
+            assert late.json()["code"] == "database_unavailable"
+            assert late.headers["retry-after"]
+            match = await client.get(f"/v1/matches/{match_id}", headers=auth)
+            assert match.json()["round_count"] == 1
+        db.dispose()
+
+    asyncio.run(scenario())
