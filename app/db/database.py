@@ -99,7 +99,9 @@ class Database:
         # databases, since each more would only slice the event loop's share thinner.
         self.limiter = anyio.CapacityLimiter(settings.database_pool_size)
         self.long_limiter = anyio.CapacityLimiter(1)
-        self.writers = anyio.Lock()  # SQLite: this process's writers, one at a time
+        # SQLite: this process's writers, one at a time. fast_acquire: a writer that finds
+        # the lock free takes it without yielding to the loop first.
+        self.writers = anyio.Lock(fast_acquire=True)
         # Told, after each commit, which matches' change logs it wrote to (the live
         # streams' hub, app/live.py, when the app runs one). May run in a worker thread.
         self.on_changed: Callable[[frozenset[str]], None] | None = None
