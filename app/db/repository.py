@@ -39,6 +39,13 @@ from app.db.models import (
     STREAM_TICKET,
 )
 
+_INSERT_MATCH = insert(MATCH)
+_INSERT_CREDENTIAL = insert(CREDENTIAL)
+_INSERT_MATCH_EVENT = insert(MATCH_EVENT)
+_INSERT_ROUND = insert(ROUND)
+_INSERT_ROUND_REVISION = insert(ROUND_REVISION)
+_INSERT_MATCH_CHANGE = insert(MATCH_CHANGE)
+_INSERT_STREAM_TICKET = insert(STREAM_TICKET)
 _GET_MATCH = select(MATCH).where(MATCH.c.id == bindparam("id"))
 _LOCK_MATCH = _GET_MATCH.with_for_update()  # SQLite ignores it: a writer holds the database lock
 _MATCH_EXISTS = select(MATCH.c.id).where(MATCH.c.id == bindparam("id"))
@@ -129,14 +136,25 @@ _PRUNE_KEYS = delete(IDEMPOTENCY_KEY).where(
 )
 _PRUNE_WINDOWS = delete(RATE_LIMIT_WINDOW).where(RATE_LIMIT_WINDOW.c.window < bindparam("window"))
 
-
-def _upsert(connection: Connection) -> Any:
-    """The dialect's INSERT that takes ON CONFLICT (both dialects spell it the same)."""
-    return sqlite_insert if connection.dialect.name == "sqlite" else pg_insert
+# INSERT ... ON CONFLICT, by dialect (both spell it the same, each with its own insert).
+_UPSERT_INSERTS: dict[str, Any] = {"sqlite": sqlite_insert, "postgresql": pg_insert}
+_CLAIM_KEY = {
+    name: dialect_insert(IDEMPOTENCY_KEY).on_conflict_do_nothing().returning(IDEMPOTENCY_KEY.c.key)
+    for name, dialect_insert in _UPSERT_INSERTS.items()
+}
+_COUNT_IN_WINDOW = {
+    name: dialect_insert(RATE_LIMIT_WINDOW)
+    .on_conflict_do_update(
+        index_elements=[RATE_LIMIT_WINDOW.c.client, RATE_LIMIT_WINDOW.c.window],
+        set_={"count": RATE_LIMIT_WINDOW.c.count + 1},
+    )
+    .returning(RATE_LIMIT_WINDOW.c.count)
+    for name, dialect_insert in _UPSERT_INSERTS.items()
+}
 
 
 def insert_match(connection: Connection, values: Mapping[str, Any]) -> None:
-    connection.execute(insert(MATCH), [dict(values)])
+    connection.execute(_INSERT_MATCH, [dict(values)])
 
 
 def get_match(
@@ -163,7 +181,7 @@ def update_match(connection: Connection, match_id: str, values: Mapping[str, Any
 
 
 def insert_credentials(connection: Connection, rows: Iterable[Mapping[str, Any]]) -> None:
-    connection.execute(insert(CREDENTIAL), [dict(row) for row in rows])
+    connection.execute(_INSERT_CREDENTIAL, [dict(row) for row in rows])
 
 
 def get_credential(connection: Connection, credential_id: str) -> RowMapping | None:
@@ -179,7 +197,7 @@ def delete_credentials_of(
 
 
 def insert_event(connection: Connection, values: Mapping[str, Any]) -> None:
-    connection.execute(insert(MATCH_EVENT), [dict(values)])
+    connection.execute(_INSERT_MATCH_EVENT, [dict(values)])
 
 
 def list_events(connection: Connection, match_id: str) -> Sequence[RowMapping]:
@@ -188,7 +206,7 @@ def list_events(connection: Connection, match_id: str) -> Sequence[RowMapping]:
 
 
 def insert_round(connection: Connection, values: Mapping[str, Any]) -> None:
-    connection.execute(insert(ROUND), [dict(values)])
+    connection.execute(_INSERT_ROUND, [dict(values)])
 
 
 def get_round(connection: Connection, match_id: str, number: int) -> RowMapping | None:
@@ -227,13 +245,8 @@ def delete_round(connection: Connection, match_id: str, number: int) -> None:
 def claim_idempotency_key(connection: Connection, values: Mapping[str, Any]) -> bool:
     """Insert the key if it is new; False when it exists (PostgreSQL waits for a concurrent
     claim of the same key to commit or roll back before answering)."""
-    statement = (
-        _upsert(connection)(IDEMPOTENCY_KEY)
-        .values(dict(values))
-        .on_conflict_do_nothing()
-        .returning(IDEMPOTENCY_KEY.c.key)
-    )
-    return connection.execute(statement).first() is not None
+    statement = _CLAIM_KEY[connection.dialect.name]
+    return connection.execute(statement, dict(values)).first() is not None
 
 
 def get_idempotency_key(connection: Connection, scope: str, key: str) -> RowMapping | None:
@@ -252,7 +265,7 @@ def delete_idempotency_keys_before(connection: Connection, cutoff: datetime, *, 
 
 
 def insert_revision(connection: Connection, values: Mapping[str, Any]) -> None:
-    connection.execute(insert(ROUND_REVISION), [dict(values)])
+    connection.execute(_INSERT_ROUND_REVISION, [dict(values)])
 
 
 def list_revisions(connection: Connection, match_id: str, number: int) -> Sequence[RowMapping]:
@@ -269,16 +282,9 @@ def last_revision_action(connection: Connection, match_id: str, number: int) -> 
 
 def count_in_window(connection: Connection, client: str, window: int) -> int:
     """Add one to the client's count for ``window`` and return the new count."""
-    statement = (
-        _upsert(connection)(RATE_LIMIT_WINDOW)
-        .values(client=client, window=window, count=1)
-        .on_conflict_do_update(
-            index_elements=[RATE_LIMIT_WINDOW.c.client, RATE_LIMIT_WINDOW.c.window],
-            set_={"count": RATE_LIMIT_WINDOW.c.count + 1},
-        )
-        .returning(RATE_LIMIT_WINDOW.c.count)
-    )
-    return int(connection.execute(statement).scalar_one())
+    statement = _COUNT_IN_WINDOW[connection.dialect.name]
+    params = {"client": client, "window": window, "count": 1}
+    return int(connection.execute(statement, params).scalar_one())
 
 
 def delete_windows_before(connection: Connection, window: int) -> None:
@@ -302,13 +308,14 @@ _CHANGED_SINCE = (
     .order_by(MATCH_CHANGE.c.id)
     .limit(bindparam("limit"))
 )
+_NOTIFY = select(func.pg_notify(bindparam("channel"), bindparam("match_id")))
 _LAST_CHANGE_ID = select(func.coalesce(func.max(MATCH_CHANGE.c.id), 0))
 _GET_TICKET = select(STREAM_TICKET).where(STREAM_TICKET.c.id == bindparam("id"))
 _PRUNE_TICKETS = delete(STREAM_TICKET).where(STREAM_TICKET.c.expires_at < bindparam("now"))
 
 
 def insert_change(connection: Connection, values: Mapping[str, Any]) -> None:
-    connection.execute(insert(MATCH_CHANGE), [dict(values)])
+    connection.execute(_INSERT_MATCH_CHANGE, [dict(values)])
 
 
 def prune_changes(connection: Connection, match_id: str, *, before: int) -> None:
@@ -336,14 +343,11 @@ def last_change_id(connection: Connection) -> int:
 def notify_change(connection: Connection, channel: str, match_id: str) -> None:
     """PostgreSQL: tell every listening process, when this transaction commits, that
     ``match_id`` changed (the payload is the id only; listeners read the change)."""
-    connection.execute(
-        select(func.pg_notify(bindparam("channel"), bindparam("match_id"))),
-        {"channel": channel, "match_id": match_id},
-    )
+    connection.execute(_NOTIFY, {"channel": channel, "match_id": match_id})
 
 
 def insert_ticket(connection: Connection, values: Mapping[str, Any]) -> None:
-    connection.execute(insert(STREAM_TICKET), [dict(values)])
+    connection.execute(_INSERT_STREAM_TICKET, [dict(values)])
 
 
 def get_ticket(connection: Connection, ticket_id: str) -> RowMapping | None:
