@@ -107,6 +107,8 @@ async def _refused_access(request: Request) -> JSONResponse | None:
         await principal_of(request.app.state.db, Access.of(token, match_id, need))
     except ServiceError as error:
         return _problem_of(error)
+    except (OperationalError, ProgrammingError) as error:
+        return await _database_unavailable(request, error)
     return None
 
 

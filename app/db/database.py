@@ -46,6 +46,7 @@ logger = logging.getLogger("squarescores")
 # connections went from 81 to 312 ms in one run each.)
 FIRST_RETRY_S = 0.001
 LONGEST_RETRY_S = 0.05
+POOL_RECYCLE_S = 180  # PostgreSQL: the oldest a pooled connection is lent
 
 
 class UnitOfWork:
@@ -74,6 +75,9 @@ class Database:
             "json_deserializer": orjson.loads,
         }
         if self.is_sqlite:
+            # A connection older than this is replaced when it is next taken: below the
+            # idle timeouts of the proxies and load balancers in front of databases.
+            kwargs["pool_recycle"] = POOL_RECYCLE_S
             kwargs["connect_args"] = {"check_same_thread": False}
         else:
             # No ping before each use (pool_pre_ping): it is a round trip more for
@@ -130,29 +134,50 @@ class Database:
             return await anyio.to_thread.run_sync(attempt, limiter=limiter)
         deadline = time.monotonic() + self.lock_timeout_s
         if not write:
-            return await self._run_sqlite(attempt, long=long, deadline=deadline)
-        # SQLite has one writer at a time. The writers of this process take turns on
-        # an awaited lock, so one that waits for another of this process's (a long
-        # unit in its thread) is woken the moment it is done, instead of polling
-        # SQLite's lock; the polling below is left for other processes' writers.
-        with anyio.move_on_after(self.lock_timeout_s) as waiting:
-            await self.writers.acquire()
-        if waiting.cancelled_caught:
-            raise DatabaseUnavailable("the database stayed locked; retry shortly")
+            lane = self.long_limiter if long else None
+            return await self._run_sqlite(attempt, limiter=lane, deadline=deadline)
+        if long:
+            # A long write queues for the long units' thread before it takes the
+            # writers' turn, so it never holds the turn while it waits for the thread.
+            async with self.long_limiter:
+                return await self._write_sqlite(attempt, in_thread=True, deadline=deadline)
+        return await self._write_sqlite(attempt, in_thread=False, deadline=deadline)
+
+    async def _write_sqlite(
+        self, attempt: Callable[[], T], *, in_thread: bool, deadline: float
+    ) -> T:
+        """Run a SQLite write in this process's writers' turn.
+
+        SQLite has one writer at a time. The writers of this process take turns on an
+        awaited lock, so one that waits for another of this process's (a long unit in
+        its thread) is woken the moment that one is done, instead of polling SQLite's
+        lock; the polling in ``_run_sqlite`` is left for other processes' writers.
+        """
         try:
-            return await self._run_sqlite(attempt, long=long, deadline=deadline)
+            self.writers.acquire_nowait()
+        except anyio.WouldBlock:
+            with anyio.move_on_after(deadline - time.monotonic()) as waiting:
+                await self.writers.acquire()
+            if waiting.cancelled_caught:
+                raise DatabaseUnavailable("the database stayed locked; retry shortly") from None
+        try:
+            # In its thread: the default limiter, since the caller holds the long lane.
+            limiter = anyio.to_thread.current_default_thread_limiter() if in_thread else None
+            return await self._run_sqlite(attempt, limiter=limiter, deadline=deadline)
         finally:
             self.writers.release()
 
-    async def _run_sqlite(self, attempt: Callable[[], T], *, long: bool, deadline: float) -> T:
-        """Run a SQLite unit, inline or (``long``) in the long units' thread, awaiting a
+    async def _run_sqlite(
+        self, attempt: Callable[[], T], *, limiter: anyio.CapacityLimiter | None, deadline: float
+    ) -> T:
+        """Run a SQLite unit inline, or in a worker thread under ``limiter``, awaiting a
         short, growing sleep and running it again while another connection holds the
         write lock, until ``deadline``."""
         delay = FIRST_RETRY_S
         while True:
             try:
-                if long:
-                    return await anyio.to_thread.run_sync(attempt, limiter=self.long_limiter)
+                if limiter is not None:
+                    return await anyio.to_thread.run_sync(attempt, limiter=limiter)
                 return attempt()
             except OperationalError as error:
                 if not _locked(error) or time.monotonic() + delay > deadline:

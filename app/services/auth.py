@@ -11,7 +11,7 @@ import hashlib
 import hmac
 import re
 import secrets
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, TypeVar
 
@@ -137,14 +137,14 @@ class Access:
 
     match_id: str
     credential_id: str
-    secret: str
     need: Permission
+    secret: str = field(repr=False)  # never in a log or a traceback's locals
 
     @classmethod
     def of(cls, token: str | None, match_id: str, need: Permission) -> Access:
         """The claim of a bearer token, or Unauthenticated when it has no token's shape."""
         credential_id, secret = parse_token(token)
-        return cls(match_id, credential_id, secret, need)
+        return cls(match_id=match_id, credential_id=credential_id, need=need, secret=secret)
 
 
 def check_access(uow: UnitOfWork, access: Access) -> Principal:

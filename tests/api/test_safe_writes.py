@@ -41,6 +41,42 @@ def test_round_retry_writes_once(table: Table) -> None:
     assert table.match()["round_count"] == 1
 
 
+def test_a_kept_response_is_replayed_only_to_a_caller_allowed_to_make_the_write(
+    table: Table,
+) -> None:
+    """The key is claimed after the caller's access is checked: a viewer, an unknown
+    token or a token the host re-issued gets its 403 or 401, never the kept response."""
+    key = {"Idempotency-Key": "round-for-the-table"}
+    first = table.post("/rounds", amounts(2, -1, -1), who=1, headers=key)
+    assert first.status_code == 201
+    old_seat_1 = table.auth(1)
+    reissued = table.post("/tokens", {"role": "player", "seat": 1})
+    assert reissued.status_code == 200
+
+    viewer = table.post("/rounds", amounts(2, -1, -1), who="viewer", headers=key)
+    assert viewer.status_code == 403 and viewer.json()["code"] == "forbidden"
+    revoked = table.client.post(
+        table.url + "/rounds", json=amounts(2, -1, -1), headers={**old_seat_1, **key}
+    )
+    assert revoked.status_code == 401 and revoked.json()["code"] == "unauthenticated"
+    credential_id = table.tokens["host"].split(".")[0]
+    unknown = table.client.post(
+        table.url + "/rounds",
+        json=amounts(2, -1, -1),
+        headers={"Authorization": f"Bearer {credential_id}.{'A' * 43}", **key},
+    )
+    assert unknown.status_code == 401
+    for refused in (viewer, revoked, unknown):
+        assert "idempotent-replayed" not in refused.headers
+        assert "number" not in refused.json()
+
+    allowed = table.post("/rounds", amounts(2, -1, -1), who=0, headers=key)
+    assert allowed.status_code == 201
+    assert allowed.headers["idempotent-replayed"] == "true"
+    assert allowed.json() == first.json()
+    assert table.match()["round_count"] == 1
+
+
 def test_same_key_on_another_match_is_independent(client: Any) -> None:
     one, two = Table(client, MATCH_BODY), Table(client, MATCH_BODY)
     key = {"Idempotency-Key": "shared-key"}

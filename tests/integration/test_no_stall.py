@@ -186,7 +186,8 @@ def test_sqlite_writes_of_one_process_take_turns_and_are_503_past_the_busy_timeo
             await asyncio.sleep(0.05)
             write = asyncio.create_task(client.post(url, json=AMOUNTS, headers=auth))
             await asyncio.sleep(0.2)
-            assert not write.done()  # it waits its turn...
+            assert not write.done()  # it waits its turn, on the writers' lock...
+            assert db.writers.statistics().tasks_waiting == 1
             assert (await client.get("/healthz")).status_code == 200  # ...others go on
             release.set()
             await holder
@@ -207,5 +208,23 @@ def test_sqlite_writes_of_one_process_take_turns_and_are_503_past_the_busy_timeo
             match = await client.get(f"/v1/matches/{match_id}", headers=auth)
             assert match.json()["round_count"] == 1
         db.dispose()
+
+    asyncio.run(scenario())
+
+
+def test_sqlite_with_no_busy_timeout_a_write_is_tried_once_and_goes_in(sqlite_url: str) -> None:
+    """SQLITE_BUSY_TIMEOUT_MS=0: no waiting at all, but a write that finds the database
+    free goes in."""
+    settings = Settings(
+        database_url=sqlite_url, rate_limit_matches_per_minute=0, sqlite_busy_timeout_ms=0
+    )
+
+    async def scenario() -> None:
+        async with serving(settings) as client:
+            match_id, auth = await _match(client)
+            response = await client.post(
+                f"/v1/matches/{match_id}/rounds", json=AMOUNTS, headers=auth
+            )
+            assert response.status_code == 201, response.text
 
     asyncio.run(scenario())
