@@ -57,7 +57,6 @@ _GET_MATCH_AS = (
     select(
         MATCH,
         CREDENTIAL.c.role.label("credential_role"),
-        CREDENTIAL.c.seat.label("credential_seat"),
         CREDENTIAL.c.secret_hash.label("credential_secret_hash"),
     )
     .join_from(
@@ -166,7 +165,7 @@ def get_match(
 
 
 def get_match_as(connection: Connection, match_id: str, credential_id: str) -> RowMapping | None:
-    """The match row with the credential's ``credential_role``, ``credential_seat`` and
+    """The match row with the credential's ``credential_role`` and
     ``credential_secret_hash``; None unless the credential is one of this match's."""
     params = {"id": match_id, "credential_id": credential_id}
     return connection.execute(_GET_MATCH_AS, params).mappings().first()

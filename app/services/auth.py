@@ -109,7 +109,7 @@ def recovery_matches(code: str, stored_hash: str | None) -> bool:
     """Whether ``code`` is the recovery code whose hash is stored (constant time)."""
     if stored_hash is None or not code.isascii():
         return False
-    return hmac.compare_digest(stored_hash, hash_secret(code))
+    return _secret_matches(stored_hash, code)
 
 
 def parse_token(token: str | None) -> tuple[str, str]:
@@ -171,16 +171,11 @@ def check_access(uow: UnitOfWork, access: Access) -> Principal:
     return who
 
 
-def principal_if_allowed(
-    access: Access, role: str, seat: int | None, secret_hash: str
-) -> Principal | None:
-    """The principal of a credential of the match, read with it (``role``, ``seat``,
-    ``secret_hash``), when the token's secret is its secret and the role grants what
-    ``access`` needs; None otherwise (``check_access`` then says why not)."""
-    who = Principal(access.match_id, Role(role), seat, access.credential_id)
-    if not _secret_matches(secret_hash, access.secret) or access.need not in GRANTS[who.role]:
-        return None
-    return who
+def allows(access: Access, role: str, secret_hash: str) -> bool:
+    """Whether a credential of the match, read with it (its ``role`` and
+    ``secret_hash``), lets the token do what ``access`` needs: its secret is the
+    token's and its role grants the need (``check_access`` says why not, if not)."""
+    return _secret_matches(secret_hash, access.secret) and access.need in GRANTS[Role(role)]
 
 
 def _secret_matches(secret_hash: str, secret: str) -> bool:

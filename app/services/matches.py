@@ -17,12 +17,12 @@ from app.schemas import MatchRead, MatchStatus, MatchUpdate
 from app.services import changes, ratelimit
 from app.services.auth import (
     Access,
+    allows,
     check_access,
     found,
     is_match_id,
     new_credentials,
     new_recovery_code,
-    principal_if_allowed,
 )
 from app.services.ratelimit import RateLimit
 from app.services.scoring import rule_error
@@ -101,9 +101,7 @@ def read_match(uow: UnitOfWork, access: Access) -> MatchRead:
     row = None
     if is_match_id(access.match_id):  # any other id names no match, and is not sent
         row = repository.get_match_as(uow.connection, access.match_id, access.credential_id)
-    if row is None or not principal_if_allowed(
-        access, row["credential_role"], row["credential_seat"], row["credential_secret_hash"]
-    ):
+    if row is None or not allows(access, row["credential_role"], row["credential_secret_hash"]):
         check_access(uow, access)  # says why not: 401, 404 or 403
         # The join finds every allowed reader, so this is not reached; if it ever is,
         # the reader is allowed: read the match plainly.

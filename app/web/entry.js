@@ -378,13 +378,17 @@ export class RoundEntry {
 
   stopEditing() {
     this.editing = null;
+    this.resetForms();
+    this.table.draw();
+  }
+
+  resetForms() {
     if (this.hand) {
       this.hand.reset();
       this.resetAmounts();
     }
     if (this.tapper) this.tapper.reset();
     if (this.own) this.own.reset();
-    this.table.draw();
   }
 
   async correct(body, reset) {
@@ -398,12 +402,7 @@ export class RoundEntry {
       });
       reset();
       this.editing = null;
-      if (this.hand) {
-        this.hand.reset();
-        this.resetAmounts();
-      }
-      if (this.tapper) this.tapper.reset();
-      if (this.own) this.own.reset();
+      this.resetForms();
       await this.table.refresh();
     } catch (error) {
       this.ui.showError(error);
