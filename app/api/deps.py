@@ -7,7 +7,6 @@ A request refused before its use case runs (a body or header that does not valid
 is checked by the 422 handler first (``app.api.problems``), so the order holds.
 """
 
-from dataclasses import dataclass
 from functools import partial
 from typing import Annotated
 
@@ -35,11 +34,9 @@ async def get_settings(request: Request) -> Settings:
 DbDep = Annotated[Database, Depends(get_db)]
 SettingsDep = Annotated[Settings, Depends(get_settings)]
 
-bearer = HTTPBearer(
-    auto_error=False,
-    scheme_name="HTTPBearer",
-    description="A host, player or viewer token of the match",
-)
+BEARER_SCHEME = "HTTPBearer"
+BEARER_DESCRIPTION = "A host, player or viewer token of the match"
+bearer = HTTPBearer(auto_error=False, scheme_name=BEARER_SCHEME, description=BEARER_DESCRIPTION)
 BearerDep = Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]
 
 
@@ -50,25 +47,32 @@ async def principal_of(db: Database, access: Access) -> Principal:
     return await db.run(partial(auth.check_access, access=access))
 
 
-@dataclass(frozen=True, slots=True)
-class Allowed:
+class Allowed(HTTPBearer):
     """The dependency of a route that needs ``need`` on the match of its path: the
-    token's claim, its shape checked (401 without a query). The use case checks the
-    claim itself (``auth.check_access``) in its own unit of work, so a request
-    reads the database once, not once to authorize and again to answer."""
+    bearer token's claim on it, its shape checked (401 without a query). The use case
+    checks the claim itself (``auth.check_access``) in its own unit of work, so a
+    request reads the database once, not once to authorize and again to answer.
 
-    need: Permission
+    It is FastAPI's ``HTTPBearer`` (the OpenAPI security scheme, the header parsed)
+    with the permission the route needs."""
 
-    async def __call__(self, match_id: str, credentials: BearerDep) -> Access:
+    def __init__(self, need: Permission) -> None:
+        super().__init__(
+            auto_error=False, scheme_name=BEARER_SCHEME, description=BEARER_DESCRIPTION
+        )
+        self.need = need
+
+    async def __call__(self, request: Request, match_id: str) -> Access:  # type: ignore[override]
+        credentials = await super().__call__(request)
         token = credentials.credentials if credentials is not None else None
         return Access.of(token, match_id, self.need)
 
 
-def access_of(route: APIRoute) -> Permission | None:
-    """What the route's access dependency requires, when it has one."""
+def allowed_of(route: APIRoute) -> Allowed | None:
+    """The route's access dependency, when it has one."""
     for dependency in route.dependant.dependencies:
         if isinstance(dependency.call, Allowed):
-            return dependency.call.need
+            return dependency.call
     return None
 
 

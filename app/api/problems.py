@@ -15,10 +15,9 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Match
 
 from app import errors
-from app.api.deps import access_of, bearer, principal_of
+from app.api.deps import allowed_of, principal_of
 from app.errors import DatabaseUnavailable, RateLimited, ServiceError
 from app.schemas import MATCH_CREATE_MODELS, ROUND_TYPES, Problem
-from app.services.auth import Access
 
 PROBLEM_JSON = "application/problem+json"
 logger = logging.getLogger(__name__)
@@ -98,13 +97,11 @@ async def _refused_access(request: Request) -> JSONResponse | None:
     """
     route = request.scope.get("route")
     match_id = request.path_params.get("match_id")
-    need = access_of(route) if isinstance(route, APIRoute) else None
-    if need is None or match_id is None:
+    allowed = allowed_of(route) if isinstance(route, APIRoute) else None
+    if allowed is None or match_id is None:
         return None
-    credentials = await bearer(request)
-    token = credentials.credentials if credentials is not None else None
     try:
-        await principal_of(request.app.state.db, Access.of(token, match_id, need))
+        await principal_of(request.app.state.db, await allowed(request, match_id))
     except ServiceError as error:
         return _problem_of(error)
     except (OperationalError, ProgrammingError) as error:
