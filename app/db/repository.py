@@ -307,7 +307,17 @@ _CHANGED_SINCE = (
     .order_by(MATCH_CHANGE.c.id)
     .limit(bindparam("limit"))
 )
-_NOTIFY = select(func.pg_notify(bindparam("channel"), bindparam("match_id")))
+# PostgreSQL: the change inserted and every listening process told of it, in one
+# statement (one round trip); the notification is sent when the transaction commits.
+_CHANGE_INSERTED = (
+    insert(MATCH_CHANGE)
+    .values(
+        {name: bindparam(name) for name in ("match_id", "version", "kind", "payload", "created_at")}
+    )
+    .returning(MATCH_CHANGE.c.match_id)
+    .cte("inserted")
+)
+_INSERT_CHANGE_NOTIFYING = select(func.pg_notify(bindparam("channel"), _CHANGE_INSERTED.c.match_id))
 _LAST_CHANGE_ID = select(func.coalesce(func.max(MATCH_CHANGE.c.id), 0))
 _GET_TICKET = select(STREAM_TICKET).where(STREAM_TICKET.c.id == bindparam("id"))
 _PRUNE_TICKETS = delete(STREAM_TICKET).where(STREAM_TICKET.c.expires_at < bindparam("now"))
@@ -339,10 +349,13 @@ def last_change_id(connection: Connection) -> int:
     return int(connection.execute(_LAST_CHANGE_ID).scalar_one())
 
 
-def notify_change(connection: Connection, channel: str, match_id: str) -> None:
-    """PostgreSQL: tell every listening process, when this transaction commits, that
-    ``match_id`` changed (the payload is the id only; listeners read the change)."""
-    connection.execute(_NOTIFY, {"channel": channel, "match_id": match_id})
+def insert_change_notifying(
+    connection: Connection, values: Mapping[str, Any], *, channel: str
+) -> None:
+    """PostgreSQL: ``insert_change``, and tell every process listening on ``channel``,
+    when this transaction commits, which match changed (the payload is the match id
+    only; listeners read the change)."""
+    connection.execute(_INSERT_CHANGE_NOTIFYING, {**values, "channel": channel})
 
 
 def insert_ticket(connection: Connection, values: Mapping[str, Any]) -> None:

@@ -28,19 +28,20 @@ def record(uow: UnitOfWork, after: MatchState, kind: str, **extra: Any) -> Match
     version = match.version
     payload = {"kind": kind, "version": version, "match": match.model_dump(mode="json"), **extra}
     connection = uow.connection
-    repository.insert_change(
-        connection,
-        {
-            "match_id": match.id,
-            "version": version,
-            "kind": kind,
-            "payload": payload,
-            "created_at": utcnow(),
-        },
-    )
+    change = {
+        "match_id": match.id,
+        "version": version,
+        "kind": kind,
+        "payload": payload,
+        "created_at": utcnow(),
+    }
+    if connection.dialect.name == "postgresql":
+        # Every process's live streams are told by NOTIFY, sent at commit (app.live).
+        repository.insert_change_notifying(connection, change, channel=CHANNEL)
+    else:
+        # This process's hub is told after the commit; other processes poll (app.live).
+        repository.insert_change(connection, change)
     if version % PRUNE_EVERY == 0:
         repository.prune_changes(connection, match.id, before=version - KEEP)
-    if connection.dialect.name == "postgresql":
-        repository.notify_change(connection, CHANNEL, match.id)
     uow.changed.add(match.id)
     return match
