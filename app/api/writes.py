@@ -1,6 +1,6 @@
-"""How a write is answered over HTTP: one unit of work, the caller's access checked
-first in it, then its Idempotency-Key claimed, and the response kept with the key so
-a retry replays it exactly.
+"""How a write is answered over HTTP: one unit of work, its Idempotency-Key claimed,
+the caller's access checked as the use case locks the match, and the response kept
+with the key so a retry replays it exactly (to a caller allowed to make the write).
 
 The first response of a request that passed validation is kept with its key: a
 success, or a state conflict (409), which is committed (with nothing else: every
@@ -22,7 +22,7 @@ from app.api.problems import PROBLEM_JSON, problem_body, status_of
 from app.db.database import Database, UnitOfWork
 from app.errors import ServiceError
 from app.services import idempotency
-from app.services.auth import Access, Principal, check_access
+from app.services.auth import Access, check_access
 from app.services.idempotency import Kept, Once
 
 
@@ -43,18 +43,23 @@ async def answer_write(
     db: Database,
     access: Access,
     once: Once | None,
-    work: Callable[[UnitOfWork, Principal], Answer],
+    work: Callable[[UnitOfWork], Answer],
     *,
     long: bool = False,
 ) -> Response:
-    """Check ``access``, then run ``work`` as the principal it names, in one write unit
-    of work honouring the Idempotency-Key, and answer (``long``: the work's cost grows
-    with the match, see ``Database.run``). The key is claimed after the check, so only
-    a caller allowed to make the write ever sees its replay."""
+    """Run ``work``, a change ``access`` asks for, in one write unit of work honouring
+    the Idempotency-Key, and answer (``long``: the work's cost grows with the match,
+    see ``Database.run``).
+
+    The use case checks ``access`` as it locks the match (``lock_match_as``), before
+    anything else; a kept response is replayed only once ``check_access`` has found
+    the caller allowed to make the write."""
 
     def unit(uow: UnitOfWork) -> Response:
-        who = check_access(uow, access)
-        return _answer_once(uow, once, lambda uow: work(uow, who))
+        if once is not None and (kept := idempotency.claim(uow, once)) is not None:
+            check_access(uow, access)
+            return _replay(kept)
+        return _answer_once(uow, once, work)
 
     return await db.run(unit, write=True, long=long)
 
@@ -64,18 +69,19 @@ async def answer_open_write(
 ) -> Response:
     """``answer_write`` for a write open to anyone (create a match; recover the host's
     token, whose recovery code the use case checks)."""
-    return await db.run(lambda uow: _answer_once(uow, once, work), write=True)
+
+    def unit(uow: UnitOfWork) -> Response:
+        if once is not None and (kept := idempotency.claim(uow, once)) is not None:
+            return _replay(kept)
+        return _answer_once(uow, once, work)
+
+    return await db.run(unit, write=True)
 
 
 def _answer_once(
     uow: UnitOfWork, once: Once | None, work: Callable[[UnitOfWork], Answer]
 ) -> Response:
-    """Run ``work``, or replay the response kept with the Idempotency-Key; keep the
-    first response of a request with a key."""
-    if once is not None:
-        kept = idempotency.claim(uow, once)
-        if kept is not None:
-            return _replay(kept)
+    """Run ``work``; keep the first response of a request with a key (``once``, claimed)."""
     try:
         answer = work(uow)
     except ServiceError as error:

@@ -57,6 +57,7 @@ _GET_MATCH_AS = (
     select(
         MATCH,
         CREDENTIAL.c.role.label("credential_role"),
+        CREDENTIAL.c.seat.label("credential_seat"),
         CREDENTIAL.c.secret_hash.label("credential_secret_hash"),
     )
     .join_from(
@@ -66,6 +67,7 @@ _GET_MATCH_AS = (
     )
     .where(MATCH.c.id == bindparam("id"))
 )
+_LOCK_MATCH_AS = _GET_MATCH_AS.with_for_update(of=MATCH)  # the match row only
 _DELETE_CREDENTIALS_OF = delete(CREDENTIAL).where(
     CREDENTIAL.c.match_id == bindparam("match_id"),
     CREDENTIAL.c.role == bindparam("role"),
@@ -164,11 +166,15 @@ def get_match(
     return connection.execute(statement, {"id": match_id}).mappings().first()
 
 
-def get_match_as(connection: Connection, match_id: str, credential_id: str) -> RowMapping | None:
-    """The match row with the credential's ``credential_role`` and
-    ``credential_secret_hash``; None unless the credential is one of this match's."""
+def get_match_as(
+    connection: Connection, match_id: str, credential_id: str, *, for_update: bool = False
+) -> RowMapping | None:
+    """The match row with the credential's ``credential_role``, ``credential_seat`` and
+    ``credential_secret_hash``; None unless the credential is one of this match's.
+    ``for_update`` locks the match row until the transaction ends (PostgreSQL)."""
+    statement = _LOCK_MATCH_AS if for_update else _GET_MATCH_AS
     params = {"id": match_id, "credential_id": credential_id}
-    return connection.execute(_GET_MATCH_AS, params).mappings().first()
+    return connection.execute(statement, params).mappings().first()
 
 
 def match_exists(connection: Connection, match_id: str) -> bool:

@@ -132,8 +132,9 @@ def is_match_id(text: str) -> bool:
 @dataclass(frozen=True, slots=True)
 class Access:
     """What a request claims: the token it sent (its shape checked, its secret not yet),
-    the match of its path, and what it needs there. ``check_access`` decides it, in
-    the unit of work of the request's use case."""
+    the match of its path, and what it needs there. Decided in the unit of work of the
+    request's use case: by ``check_access``, or by ``allows`` on the credential read
+    with the match (``matches.read_match``, ``writes.lock_match_as``)."""
 
     match_id: str
     credential_id: str

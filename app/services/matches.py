@@ -35,7 +35,7 @@ from app.services.state import (
     utcnow,
     winner_of,
 )
-from app.services.writes import WriteRequest, check_writable, lock_match
+from app.services.writes import WriteRequest, check_writable, lock_match_as
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,7 +113,7 @@ def update_match(
     uow: UnitOfWork, request: WriteRequest, match_id: str, body: MatchUpdate
 ) -> MatchRead:
     """Change settings or names; the status is re-evaluated against the new settings."""
-    state = lock_match(uow, match_id)
+    state, _ = lock_match_as(uow, request)
     game = state.game
     values: dict[str, Any] = {}
     settings = None
@@ -184,14 +184,14 @@ def _check_settings_change(state: MatchState, new: StrictModel) -> None:
 
 def end_match(uow: UnitOfWork, request: WriteRequest, match_id: str) -> MatchRead:
     """End match: bank the sheet as it stands, name the winner, record who ended it."""
-    state = lock_match(uow, match_id)
+    state, who = lock_match_as(uow, request)
     check_writable(state, request)
     now = utcnow()
     ended = {
         "status": MatchStatus.ENDED.value,
         "winner": winner_of(state.game, state.settings, state.sheet, MatchStatus.ENDED),
         "ended_at": now,
-        "ended_by": request.who.label,
+        "ended_by": who.label,
         "updated_at": now,
         "version": state.row["version"] + 1,
     }

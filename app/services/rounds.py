@@ -44,7 +44,7 @@ from app.services.state import (
     utcnow,
     winner_of,
 )
-from app.services.writes import WriteRequest, check_writable, lock_match
+from app.services.writes import WriteRequest, check_writable, lock_match_as
 
 MAX_PAGE = 100  # rounds in one page of GET .../rounds
 
@@ -95,7 +95,7 @@ def _save_match(
 
 def _revision(
     uow: UnitOfWork,
-    request: WriteRequest,
+    by: str,
     match_id: str,
     number: int,
     action: str,
@@ -109,7 +109,7 @@ def _revision(
             "action": action,
             "type": body.type if body is not None else None,
             "input": body.model_dump(mode="json") if body is not None else None,
-            "by": request.who.label,
+            "by": by,
             "recorded_at": utcnow(),
         },
     )
@@ -146,7 +146,7 @@ def add_round(
     uow: UnitOfWork, request: WriteRequest, match_id: str, body: RoundInput, *, max_rounds: int
 ) -> RoundWritten:
     """Enter the next round: O(1) in the match's length, from the match's stored sheet."""
-    state = lock_match(uow, match_id)
+    state, who = lock_match_as(uow, request)
     score = score_round(state.game, body, state.settings)
     check_writable(state, request)
     if state.status is MatchStatus.DECIDED:
@@ -164,7 +164,7 @@ def add_round(
         "dealer": state.dealer_of(number),
         "points": list(score.points),
         "result": stored_result(score),
-        "entered_by": request.who.label,
+        "entered_by": who.label,
         "created_at": now,
         "updated_at": now,
     }
@@ -189,7 +189,7 @@ def replace_round(
     and the match's stored sheet are written: the new sheet is one fold over the points.
     """
     connection = uow.connection
-    state = lock_match(uow, match_id)
+    state, who = lock_match_as(uow, request)
     _existing(state, number)
     score = score_round(state.game, body, state.settings)
     check_writable(state, request)
@@ -223,11 +223,11 @@ def replace_round(
         "input": body.model_dump(mode="json"),
         "points": list(score.points),
         "result": stored_result(score),
-        "entered_by": request.who.label,
+        "entered_by": who.label,
         "updated_at": utcnow(),
     }
     repository.update_round(connection, row["id"], updates)
-    _revision(uow, request, match_id, number, "corrected", body)
+    _revision(uow, who.label, match_id, number, "corrected", body)
     saved = _save_match(uow, state, new.last, state.round_count)
     cells, sheet_after = new.row
     written = RoundRead.model_validate(round_read({**row, **updates}, cells, sheet_after))
@@ -239,7 +239,7 @@ def delete_round(uow: UnitOfWork, request: WriteRequest, match_id: str, number: 
     """Remove the last round (undo); a decided match reopens if no longer decided.
     The match version the removal made."""
     connection = uow.connection
-    state = lock_match(uow, match_id)
+    state, who = lock_match_as(uow, request)
     _existing(state, number)
     check_writable(state, request)
     if number != state.round_count:
@@ -248,7 +248,7 @@ def delete_round(uow: UnitOfWork, request: WriteRequest, match_id: str, number: 
     _, sheet = last_row(state.game, points)
     _keep_entered(uow, found(repository.get_round(connection, match_id, number), match_id))
     repository.delete_round(connection, match_id, number)
-    _revision(uow, request, match_id, number, "removed", None)
+    _revision(uow, who.label, match_id, number, "removed", None)
     after = _save_match(uow, state, sheet, number - 1)
     changes.record(uow, after, "round_removed", number=number)
     return int(after.row["version"])

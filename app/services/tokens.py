@@ -15,7 +15,6 @@ from app.errors import FieldError, InvalidInput, MatchNotFound, Unauthenticated
 from app.schemas import MatchEventRead, MatchHistory
 from app.services import changes
 from app.services.auth import (
-    Principal,
     Role,
     found,
     is_match_id,
@@ -23,7 +22,7 @@ from app.services.auth import (
     recovery_matches,
 )
 from app.services.state import MatchState, save_match, utcnow
-from app.services.writes import lock_match
+from app.services.writes import WriteRequest, lock_match, lock_match_as
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,9 +60,9 @@ def _replace(
     return Issued(role, seat, token)
 
 
-def reissue(uow: UnitOfWork, who: Principal, match_id: str, role: Role, seat: int | None) -> Issued:
+def reissue(uow: UnitOfWork, request: WriteRequest, role: Role, seat: int | None) -> Issued:
     """Issue a new token for ``role`` (and ``seat``); the one it replaces stops working."""
-    state = lock_match(uow, match_id)
+    state, who = lock_match_as(uow, request)
     seats = state.game.seat_count
     if role is Role.PLAYER and (seat is None or seat >= seats):
         message = f"a player's token needs its seat, 0 to {seats - 1}"

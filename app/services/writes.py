@@ -1,5 +1,6 @@
-"""What every change of a match shares: the match locked for the transaction, and the
-checks it passes before anything is written (If-Match's expected version, not ended)."""
+"""What every change of a match shares: the match locked for the transaction, with
+the caller's access checked in the same statement, and the checks it passes before
+anything is written (If-Match's expected version, not ended)."""
 
 from __future__ import annotations
 
@@ -9,15 +10,16 @@ from app.db import repository
 from app.db.database import UnitOfWork
 from app.errors import MatchEnded, PreconditionFailed
 from app.schemas import MatchStatus
-from app.services.auth import Principal, found
+from app.services.auth import Access, Principal, Role, allows, check_access, found, is_match_id
 from app.services.state import MatchState
 
 
 @dataclass(frozen=True, slots=True)
 class WriteRequest:
-    """Who makes a change, and the match versions it was made against (None: any)."""
+    """Who asks for a change (their token's claim, checked when the match is locked),
+    and the match versions it was made against (None: any)."""
 
-    who: Principal
+    access: Access
     expected_versions: frozenset[int] | None = None
 
 
@@ -31,6 +33,27 @@ def lock_match(uow: UnitOfWork, match_id: str) -> MatchState:
     return MatchState.load(
         found(repository.get_match(uow.connection, match_id, for_update=True), match_id)
     )
+
+
+def lock_match_as(uow: UnitOfWork, request: WriteRequest) -> tuple[MatchState, Principal]:
+    """``lock_match`` for the caller of ``request``, and who they are: the match and
+    the caller's credential are read in one statement, which finds them when the
+    token is one of this match's and its role grants the change. Otherwise
+    ``check_access`` says why not (401, 404 or 403), before anything else is checked."""
+    access = request.access
+    row = None
+    if is_match_id(access.match_id):  # another id names no match: no query
+        row = repository.get_match_as(
+            uow.connection, access.match_id, access.credential_id, for_update=True
+        )
+    if row is None or not allows(access, row["credential_role"], row["credential_secret_hash"]):
+        # Raises with the reason. (Should the caller be allowed after all, the two
+        # statements the join stands for are taken one after the other.)
+        who = check_access(uow, access)
+        return lock_match(uow, access.match_id), who
+    role = Role(row["credential_role"])
+    who = Principal(access.match_id, role, row["credential_seat"], access.credential_id)
+    return MatchState.load(row), who
 
 
 def check_writable(state: MatchState, request: WriteRequest) -> None:

@@ -10,7 +10,7 @@ from app.db.database import Database
 from app.games.asszorti import AsszortiAmounts
 from app.schemas import MATCH_CREATE_MODELS
 from app.services import matches, rounds
-from app.services.auth import Principal, Role
+from app.services.auth import Access, Permission
 from app.services.writes import WriteRequest
 from app.settings import Settings
 
@@ -22,8 +22,9 @@ HAND = AsszortiAmounts(type="asszorti_amounts", amounts=[2, -1, -1])
 
 def _new_match(db: Database) -> tuple[str, WriteRequest]:
     body = MATCH_CREATE_MODELS["asszorti"].model_validate(BODY)
-    created = db.run_now(lambda uow: matches.create_match(uow, body), write=True).match
-    return created.id, WriteRequest(who=Principal(match_id=created.id, role=Role.HOST, seat=None))
+    created = db.run_now(lambda uow: matches.create_match(uow, body), write=True)
+    host = Access.of(created.tokens["host"], created.match.id, Permission.PLAY)
+    return created.match.id, WriteRequest(host)
 
 
 def test_concurrent_writers_number_rounds_without_gaps(database_url: str) -> None:

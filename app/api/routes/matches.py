@@ -21,7 +21,6 @@ from app.api.writes import Answer, answer_open_write, answer_write, etag
 from app.db.database import UnitOfWork
 from app.schemas import MatchCreate, MatchCreated, MatchRead, MatchUpdate, Tokens
 from app.services import matches
-from app.services.auth import Principal
 from app.services.writes import WriteRequest
 
 router = APIRouter(prefix="/v1/matches", tags=["matches"], route_class=StrictJSONRoute)
@@ -93,8 +92,8 @@ async def update_match(
     """Change the target, planned deals, kontra, first dealer, or player and team names."""
     expected = if_match(versions)
 
-    def work(uow: UnitOfWork, who: Principal) -> Answer:
-        match = matches.update_match(uow, WriteRequest(who, expected), match_id, body)
+    def work(uow: UnitOfWork) -> Answer:
+        match = matches.update_match(uow, WriteRequest(access, expected), match_id, body)
         return Answer(200, match, etag(match.version))
 
     return await answer_write(db, access, None, work)
@@ -117,8 +116,8 @@ async def end_match(
     """Bank the sheet as it stands, name the winner and record who ended the match."""
     expected = if_match(versions)
 
-    def work(uow: UnitOfWork, who: Principal) -> Answer:
-        match = matches.end_match(uow, WriteRequest(who, expected), match_id)
+    def work(uow: UnitOfWork) -> Answer:
+        match = matches.end_match(uow, WriteRequest(access, expected), match_id)
         return Answer(200, match, etag(match.version))
 
     key_of = once(key, scope=match_id, request="POST end", body=None)

@@ -16,7 +16,6 @@ from app.api.writes import Answer, answer_write, etag
 from app.db.database import UnitOfWork
 from app.schemas import RoundBody, RoundHistory, RoundList, RoundRead
 from app.services import rounds
-from app.services.auth import Principal
 from app.services.writes import WriteRequest
 
 router = APIRouter(
@@ -69,8 +68,8 @@ async def create_round(
     """
     expected = if_match(versions)
 
-    def work(uow: UnitOfWork, who: Principal) -> Answer:
-        request = WriteRequest(who, expected)
+    def work(uow: UnitOfWork) -> Answer:
+        request = WriteRequest(access, expected)
         written = rounds.add_round(
             uow, request, match_id, body, max_rounds=settings.max_rounds_per_match
         )
@@ -190,8 +189,8 @@ async def replace_round(
     """Replace a round's input; every later row of the sheet is recomputed."""
     expected = if_match(versions)
 
-    def work(uow: UnitOfWork, who: Principal) -> Answer:
-        written = rounds.replace_round(uow, WriteRequest(who, expected), match_id, number, body)
+    def work(uow: UnitOfWork) -> Answer:
+        written = rounds.replace_round(uow, WriteRequest(access, expected), match_id, number, body)
         return Answer(200, written.round, etag(written.version))
 
     return await answer_write(db, access, None, work, long=True)
@@ -214,8 +213,8 @@ async def delete_round(
     """Remove the last round; only the last round can be removed. Its history is kept."""
     expected = if_match(versions)
 
-    def work(uow: UnitOfWork, who: Principal) -> Answer:
-        version = rounds.delete_round(uow, WriteRequest(who, expected), match_id, number)
+    def work(uow: UnitOfWork) -> Answer:
+        version = rounds.delete_round(uow, WriteRequest(access, expected), match_id, number)
         return Answer(204, None, etag(version))
 
     return await answer_write(db, access, None, work, long=True)

@@ -20,8 +20,9 @@ from app.schemas import (
     TokenRole,
 )
 from app.services import tokens
-from app.services.auth import Principal, Role
+from app.services.auth import Role
 from app.services.tokens import Issued
+from app.services.writes import WriteRequest
 
 router = APIRouter(prefix="/v1/matches/{match_id}", tags=["tokens"], route_class=StrictJSONRoute)
 
@@ -54,8 +55,8 @@ async def reissue_token(
     by every worker. The change is in the match's history."""
     base = base_url(request, settings)
 
-    def work(uow: UnitOfWork, who: Principal) -> Answer:
-        issued = tokens.reissue(uow, who, match_id, Role(body.role.value), body.seat)
+    def work(uow: UnitOfWork) -> Answer:
+        issued = tokens.reissue(uow, WriteRequest(access), Role(body.role.value), body.seat)
         return Answer(200, _issued(issued, base, match_id))
 
     return await answer_write(db, access, None, work)
