@@ -16,14 +16,13 @@ async def read(
     access: Access,
     work: Callable[[UnitOfWork], T],
     *,
-    long: bool = False,
     snapshot: bool = False,
 ) -> T:
-    """Check ``access``, then run ``work``, in one unit of work; its result (``long``,
-    ``snapshot``: see ``Database.run``)."""
+    """Check ``access``, then run ``work``, in one unit of work; its result
+    (``snapshot``: see ``Database.run``)."""
 
     def unit(uow: UnitOfWork) -> T:
         check_access(uow, access)
         return work(uow)
 
-    return await db.run(unit, long=long, snapshot=snapshot)
+    return await db.run(unit, snapshot=snapshot)

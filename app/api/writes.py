@@ -44,12 +44,9 @@ async def answer_write(
     access: Access,
     once: Once | None,
     work: Callable[[UnitOfWork], Answer],
-    *,
-    long: bool = False,
 ) -> Response:
     """Run ``work``, a change ``access`` asks for, in one write unit of work honouring
-    the Idempotency-Key, and answer (``long``: the work's cost grows with the match,
-    see ``Database.run``).
+    the Idempotency-Key, and answer.
 
     The use case checks ``access`` as it locks the match (``lock_match_as``), before
     anything else; a kept response is replayed only once ``check_access`` has found
@@ -61,7 +58,7 @@ async def answer_write(
             return _replay(kept)
         return _answer_once(uow, once, work)
 
-    return await db.run(unit, write=True, long=long)
+    return await db.run(unit, write=True)
 
 
 async def answer_open_write(

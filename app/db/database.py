@@ -5,8 +5,7 @@ transaction, one commit, then the callbacks registered to run after it. How the
 unit is run depends on the database (docs/architecture.md has the measurements):
 
 - **SQLite** is a library in this process whose calls take microseconds, so a
-  unit of constant cost runs inline on the event loop (one whose cost grows with
-  the match, ``long=True``, runs in a worker thread), but it never *waits* there: the busy
+  unit runs inline on the event loop, but it never *waits* there: the busy
   timeout is zero, so a write that finds another connection holding the write
   lock fails at once with "database is locked", and ``Database.run`` awaits a
   short, growing sleep and runs the unit again, letting every other request go
@@ -16,6 +15,11 @@ unit is run depends on the database (docs/architecture.md has the measurements):
   thread (``anyio.to_thread``), at most ``settings.database_pool_size`` at a
   time, each on its own pooled connection: while one waits on the database,
   the loop serves the others.
+
+A unit whose cost grows with the match (a sheet, a page of rounds, a correction's
+refold) says so before it does the work (``UnitOfWork.will_fold``). Past
+``SHORT_ROUNDS`` rounds it is rolled back and runs again in the long lane: one
+worker thread at a time, on both databases, so a long match never holds up the loop.
 """
 
 from __future__ import annotations
@@ -47,6 +51,16 @@ logger = logging.getLogger("squarescores")
 FIRST_RETRY_S = 0.001
 LONGEST_RETRY_S = 0.05
 POOL_RECYCLE_S = 180  # PostgreSQL: the oldest a pooled connection is lent
+# The most rounds a unit folds in the short lane (on SQLite: the event loop, a few
+# milliseconds). Only longer units take the long lane's thread, which is no free
+# lunch on SQLite: while it runs, it takes the GIL from the loop, and each SQLite
+# call it makes gives the GIL back and waits to get it again.
+SHORT_ROUNDS = 100
+
+
+class LongUnit(Exception):
+    """A unit of work in the short lane will fold more than ``SHORT_ROUNDS`` rounds:
+    rolled back, and run again in the long lane (``Database.run``)."""
 
 
 class UnitOfWork:
@@ -57,9 +71,16 @@ class UnitOfWork:
     ``Database.on_changed`` is told which matches' change logs the unit wrote to.
     """
 
-    def __init__(self, connection: Connection) -> None:
+    def __init__(self, connection: Connection, *, short: bool = False) -> None:
         self.connection = connection
+        self.short = short  # in the short lane: see will_fold
         self.changed: set[str] = set()  # matches whose change log this unit wrote to
+
+    def will_fold(self, rounds: int) -> None:
+        """Say, before doing it, that the unit will fold or read ``rounds`` rounds: in
+        the short lane, more than ``SHORT_ROUNDS`` raises ``LongUnit``."""
+        if self.short and rounds > SHORT_ROUNDS:
+            raise LongUnit(f"{rounds} rounds")
 
 
 class Database:
@@ -98,9 +119,9 @@ class Database:
         self.engine: Engine = create_engine(url, **kwargs)
         self.lock_timeout_s = settings.sqlite_busy_timeout_ms / 1000
         # Units in worker threads at once. PostgreSQL: as many as the pool has
-        # connections, each mostly waiting on the database. Long units (a sheet, a
-        # page, a refold) are Python work holding the GIL: one at a time, on both
-        # databases, since each more would only slice the event loop's share thinner.
+        # connections, each mostly waiting on the database. Long units (a long match's
+        # sheet, page or refold) are Python work holding the GIL: one at a time, on
+        # both databases, since each more would only slice the event loop's share thinner.
         self.limiter = anyio.CapacityLimiter(settings.database_pool_size)
         self.long_limiter = anyio.CapacityLimiter(1)
         # SQLite: this process's writers, one at a time. fast_acquire: a writer that finds
@@ -113,22 +134,24 @@ class Database:
             _configure_sqlite(self.engine)
 
     async def run(
-        self,
-        work: Callable[[UnitOfWork], T],
-        *,
-        write: bool = False,
-        long: bool = False,
-        snapshot: bool = False,
+        self, work: Callable[[UnitOfWork], T], *, write: bool = False, snapshot: bool = False
     ) -> T:
         """Run ``work`` in one unit of work and commit it; its result.
 
         ``write=True`` takes SQLite's write lock when the transaction begins, so two
-        writers never deadlock upgrading read locks. ``long=True`` says the unit's
-        cost grows with the match (a sheet, a page of rounds, a correction's refold):
-        on SQLite it runs in a worker thread too, so it never holds up the loop.
-        ``snapshot=True``: a read of several statements, which must see one state.
+        writers never deadlock upgrading read locks. ``snapshot=True``: a read of
+        several statements, which must see one state. The unit runs in the short
+        lane, or again in the long one if it says it is long (``LongUnit``).
         """
-        attempt = partial(self.run_now, work, write=write, snapshot=snapshot)
+        try:
+            return await self._run(work, write=write, snapshot=snapshot, long=False)
+        except LongUnit:
+            return await self._run(work, write=write, snapshot=snapshot, long=True)
+
+    async def _run(
+        self, work: Callable[[UnitOfWork], T], *, write: bool, snapshot: bool, long: bool
+    ) -> T:
+        attempt = partial(self.run_now, work, write=write, snapshot=snapshot, short=not long)
         if not self.is_sqlite:
             limiter = self.long_limiter if long else self.limiter
             return await anyio.to_thread.run_sync(attempt, limiter=limiter)
@@ -186,10 +209,16 @@ class Database:
             delay = min(delay * 2, LONGEST_RETRY_S)
 
     def run_now(
-        self, work: Callable[[UnitOfWork], T], *, write: bool = False, snapshot: bool = False
+        self,
+        work: Callable[[UnitOfWork], T],
+        *,
+        write: bool = False,
+        snapshot: bool = False,
+        short: bool = False,
     ) -> T:
-        """Run ``work`` in one unit of work in this thread, and commit it."""
-        with self.unit_of_work(write=write, snapshot=snapshot) as uow:
+        """Run ``work`` in one unit of work in this thread, and commit it (``short``:
+        in the short lane, see ``UnitOfWork.will_fold``)."""
+        with self.unit_of_work(write=write, snapshot=snapshot, short=short) as uow:
             result = work(uow)
         if uow.changed and self.on_changed is not None:
             try:
@@ -199,7 +228,9 @@ class Database:
         return result
 
     @contextmanager
-    def unit_of_work(self, *, write: bool = False, snapshot: bool = False) -> Iterator[UnitOfWork]:
+    def unit_of_work(
+        self, *, write: bool = False, snapshot: bool = False, short: bool = False
+    ) -> Iterator[UnitOfWork]:
         """A transaction, committed when the block ends without error, else rolled back.
 
         A write is a transaction (SQLite: ``BEGIN IMMEDIATE``). A read of several
@@ -219,7 +250,7 @@ class Database:
             else:
                 connection = connection.execution_options(isolation_level="AUTOCOMMIT")
             with connection.begin():
-                yield UnitOfWork(connection)
+                yield UnitOfWork(connection, short=short)
 
     def dispose(self) -> None:
         self.engine.dispose()

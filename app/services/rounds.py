@@ -193,6 +193,7 @@ def replace_round(
     _existing(state, number)
     score = score_round(state.game, body, state.settings)
     check_writable(state, request)
+    uow.will_fold(state.round_count)
     points = repository.list_points(connection, match_id, through=state.round_count)
     old_points = list(points)
     points[number - 1] = list(score.points)
@@ -244,6 +245,7 @@ def delete_round(uow: UnitOfWork, request: WriteRequest, match_id: str, number: 
     check_writable(state, request)
     if number != state.round_count:
         raise NotLastRound(f"only the last round ({state.round_count}) can be removed")
+    uow.will_fold(number)
     points = repository.list_points(connection, match_id, through=number - 1)
     _, sheet = last_row(state.game, points)
     _keep_entered(uow, found(repository.get_round(connection, match_id, number), match_id))
@@ -260,6 +262,7 @@ def list_rounds(uow: UnitOfWork, match_id: str, *, after: int, limit: int) -> Ro
     connection = uow.connection
     match = found(repository.get_match(connection, match_id), match_id)
     state = MatchState.load(match)
+    uow.will_fold(min(after + limit, state.round_count))
     rows = repository.page_of_rounds(connection, match_id, after=after, limit=limit)
     start = state.game.initial_state()
     if rows and after > 0:
@@ -279,6 +282,7 @@ def get_round(uow: UnitOfWork, match_id: str, number: int) -> tuple[RoundRead, i
     row = repository.get_round(connection, match_id, number)
     if row is None:
         raise RoundNotFound(f"the match has no round {number}")
+    uow.will_fold(number)
     points = repository.list_points(connection, match_id, through=number)
     cells, sheet = last_row(MatchState.load(match).game, points)
     return RoundRead.model_validate(round_read(row, cells, sheet)), int(match["version"])

@@ -16,8 +16,9 @@ def get_sheet(uow: UnitOfWork, match_id: str) -> tuple[dict[str, Any], int]:
     """Column headings, one row of cells per round, then totals (the SheetRead shape);
     and the match version. Linear in rounds: one statement, one fold."""
     match = found(repository.get_match(uow.connection, match_id), match_id)
-    rows = repository.sheet_rows(uow.connection, match_id)
     state = MatchState.load(match)
+    uow.will_fold(state.round_count)
+    rows = repository.sheet_rows(uow.connection, match_id)
     sheet = state.sheet
     cells = fold(state.game, (points for _, _, points, _ in rows))
     result = {

@@ -19,8 +19,11 @@ import httpx
 from sqlalchemy import create_engine, text
 from sqlalchemy.engine import make_url
 
-from app.db.database import Database
+from app.db import repository
+from app.db.database import SHORT_ROUNDS, Database, UnitOfWork
 from app.main import create_app
+from app.schemas import MATCH_CREATE_MODELS
+from app.services import matches
 from app.settings import Settings
 
 BODY = {"game": "asszorti", "players": ["Anna", "Berta", "Csaba"]}
@@ -140,15 +143,24 @@ def test_postgresql_a_write_waiting_on_a_row_lock_does_not_hold_up_other_request
         engine.dispose()
 
 
-def test_sqlite_units_that_grow_with_the_match_run_off_the_loop(sqlite_url: str) -> None:
-    """A short unit runs inline on SQLite; a long one (a sheet, a page of rounds, a
-    correction's refold) in a worker thread, so it never holds up the loop."""
+def _folding(rounds: int) -> Any:
+    """A unit of work that will fold ``rounds`` rounds; the thread it ran in."""
+
+    def work(uow: UnitOfWork) -> str:
+        uow.will_fold(rounds)
+        return threading.current_thread().name
+
+    return work
+
+
+def test_sqlite_units_run_on_the_loop_unless_they_fold_a_long_match(sqlite_url: str) -> None:
+    """A unit runs inline on SQLite; one that will fold more than SHORT_ROUNDS rounds (a
+    long match's sheet, page or refold) runs again in a worker thread, so it never
+    holds up the loop."""
     db = Database(Settings(database_url=sqlite_url))
 
     async def threads() -> tuple[str, str]:
-        short = await db.run(lambda uow: threading.current_thread().name)
-        long = await db.run(lambda uow: threading.current_thread().name, long=True)
-        return short, long
+        return await db.run(_folding(SHORT_ROUNDS)), await db.run(_folding(SHORT_ROUNDS + 1))
 
     try:
         short, long = asyncio.run(threads())
@@ -156,6 +168,34 @@ def test_sqlite_units_that_grow_with_the_match_run_off_the_loop(sqlite_url: str)
         db.dispose()
     assert short == threading.main_thread().name
     assert long != short
+
+
+def test_a_long_unit_is_rolled_back_and_run_again_once(database_url: str) -> None:
+    """What a unit wrote before it found itself long is rolled back: it runs again in
+    the long lane, and its writes land once."""
+    db = Database(Settings(database_url=database_url))
+    runs: list[bool] = []
+    body = MATCH_CREATE_MODELS["asszorti"].model_validate(BODY)
+
+    def count(uow: UnitOfWork) -> Any:
+        return uow.connection.execute(text('SELECT count(*) FROM "match"')).scalar()
+
+    def create(uow: UnitOfWork) -> str:
+        runs.append(uow.short)
+        created = matches.create_match(uow, body)
+        uow.will_fold(SHORT_ROUNDS + 1)
+        return created.match.id
+
+    try:
+        before = db.run_now(count)
+        match_id = asyncio.run(db.run(create, write=True))
+        after = db.run_now(count)
+        found = db.run_now(lambda uow: repository.get_match(uow.connection, match_id))
+    finally:
+        db.dispose()
+    assert runs == [True, False]  # the short lane, then the long one
+    assert after == before + 1
+    assert found is not None
 
 
 def test_sqlite_writes_of_one_process_take_turns_and_are_503_past_the_busy_timeout(
@@ -179,10 +219,11 @@ def test_sqlite_writes_of_one_process_take_turns_and_are_503_past_the_busy_timeo
             release = threading.Event()
 
             def long_write(uow: Any) -> None:  # holds SQLite's write lock in its thread
+                uow.will_fold(SHORT_ROUNDS + 1)
                 uow.connection.execute(text("SELECT 1"))
                 release.wait(5)
 
-            holder = asyncio.create_task(db.run(long_write, write=True, long=True))
+            holder = asyncio.create_task(db.run(long_write, write=True))
             await asyncio.sleep(0.05)
             write = asyncio.create_task(client.post(url, json=AMOUNTS, headers=auth))
             await asyncio.sleep(0.2)
@@ -195,7 +236,7 @@ def test_sqlite_writes_of_one_process_take_turns_and_are_503_past_the_busy_timeo
             assert response.status_code == 201, response.text
 
             release.clear()
-            holder = asyncio.create_task(db.run(long_write, write=True, long=True))
+            holder = asyncio.create_task(db.run(long_write, write=True))
             await asyncio.sleep(0.05)
             try:
                 late = await client.post(url, json=AMOUNTS, headers=auth)

@@ -114,7 +114,6 @@ async def list_rounds(
         db,
         access,
         lambda uow: rounds.list_rounds(uow, match_id, after=after, limit=limit),
-        long=True,
         snapshot=True,
     )
     if (not_modified := unchanged(if_none_match, page.version)) is not None:
@@ -145,7 +144,7 @@ async def get_round(
 ) -> Response:
     """One round with its input and result."""
     found, version = await read(
-        db, access, lambda uow: rounds.get_round(uow, match_id, number), long=True, snapshot=True
+        db, access, lambda uow: rounds.get_round(uow, match_id, number), snapshot=True
     )
     return unchanged(if_none_match, version) or model_response(found, version)
 
@@ -193,7 +192,7 @@ async def replace_round(
         written = rounds.replace_round(uow, WriteRequest(access, expected), match_id, number, body)
         return Answer(200, written.round, etag(written.version))
 
-    return await answer_write(db, access, None, work, long=True)
+    return await answer_write(db, access, None, work)
 
 
 @router.delete(
@@ -217,4 +216,4 @@ async def delete_round(
         version = rounds.delete_round(uow, WriteRequest(access, expected), match_id, number)
         return Answer(204, None, etag(version))
 
-    return await answer_write(db, access, None, work, long=True)
+    return await answer_write(db, access, None, work)

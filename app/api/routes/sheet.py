@@ -45,7 +45,7 @@ async def get_sheet(
 ) -> Response:
     """Headings, a row of cells per round, totals and owed amounts."""
     result, version = await read(
-        db, access, lambda uow: sheet.get_sheet(uow, match_id), long=True, snapshot=True
+        db, access, lambda uow: sheet.get_sheet(uow, match_id), snapshot=True
     )
     wants_csv = _wants_csv(request.headers.get("accept", ""))
     variant = CSV_VARIANT if wants_csv else ""
@@ -77,7 +77,7 @@ async def get_sheet_csv(
 ) -> Response:
     """A heading row, a row per round, then totals (and owed amounts, in Asszorti)."""
     result, version = await read(
-        db, access, lambda uow: sheet.get_sheet(uow, match_id), long=True, snapshot=True
+        db, access, lambda uow: sheet.get_sheet(uow, match_id), snapshot=True
     )
     if (not_modified := unchanged(if_none_match, version, CSV_VARIANT)) is not None:
         return not_modified
