@@ -51,11 +51,11 @@ logger = logging.getLogger("squarescores")
 FIRST_RETRY_S = 0.001
 LONGEST_RETRY_S = 0.05
 POOL_RECYCLE_S = 180  # PostgreSQL: the oldest a pooled connection is lent
-# The most rounds a unit folds in the short lane (on SQLite: the event loop, a few
-# milliseconds). Only longer units take the long lane's thread, which is no free
-# lunch on SQLite: while it runs, it takes the GIL from the loop, and each SQLite
-# call it makes gives the GIL back and waits to get it again.
-SHORT_ROUNDS = 100
+# The most rounds a unit folds in the short lane (on SQLite: the event loop, about a
+# millisecond; most evenings at a table are shorter). Only longer units take the long
+# lane's thread, which is no free lunch on SQLite: while it runs, it takes the GIL
+# from the loop, and each SQLite call it makes gives the GIL back and waits for it.
+SHORT_ROUNDS = 50
 
 
 class LongUnit(Exception):
