@@ -51,6 +51,7 @@ logger = logging.getLogger("squarescores")
 FIRST_RETRY_S = 0.001
 LONGEST_RETRY_S = 0.05
 POOL_RECYCLE_S = 180  # PostgreSQL: the oldest a pooled connection is lent
+CHECKPOINT_EVERY_S = 1.0  # SQLite: how often the write-ahead log is copied back
 # The most rounds a unit folds in the short lane (on SQLite: the event loop, about a
 # millisecond; most evenings at a table are shorter). Only longer units take the long
 # lane's thread, which is no free lunch on SQLite: while it runs, it takes the GIL
@@ -252,6 +253,30 @@ class Database:
             with connection.begin():
                 yield UnitOfWork(connection, short=short)
 
+    async def checkpoints(self) -> None:
+        """SQLite: copy the write-ahead log back into the database file every
+        ``CHECKPOINT_EVERY_S``, in a worker thread, until cancelled (the app's lifespan
+        runs it). SQLite would otherwise do it in the commit that fills the log to
+        1,000 pages: a request on the event loop, copying megabytes and syncing the
+        file while no other request is served. In the thread, SQLite works without
+        the GIL, beside the loop. (PostgreSQL: returns at once.)"""
+        while self.is_sqlite:
+            await anyio.sleep(CHECKPOINT_EVERY_S)
+            try:
+                await anyio.to_thread.run_sync(self.checkpoint)
+            except OperationalError:  # e.g. the disk is full: tried again next time
+                logger.exception("the SQLite checkpoint failed")
+
+    def checkpoint(self) -> tuple[int, int, int]:
+        """SQLite: one passive checkpoint (it waits for no reader or writer); SQLite's
+        (busy, frames in the log, frames copied)."""
+        with self.engine.connect() as connection:
+            connection = connection.execution_options(sqlite_begin=None)
+            busy, frames, copied = connection.exec_driver_sql(
+                "PRAGMA wal_checkpoint(PASSIVE)"
+            ).one()
+            return busy, frames, copied
+
     def dispose(self) -> None:
         self.engine.dispose()
 
@@ -278,6 +303,8 @@ def _configure_sqlite(engine: Engine) -> None:
         cursor.execute("PRAGMA busy_timeout=0")  # never wait on the loop: Database.run retries
         cursor.execute("PRAGMA foreign_keys=ON")
         cursor.execute("PRAGMA synchronous=NORMAL")
+        # No checkpoint in a commit on the event loop: Database.checkpoints does it.
+        cursor.execute("PRAGMA wal_autocheckpoint=0")
         cursor.close()
 
     @event.listens_for(engine, "begin")

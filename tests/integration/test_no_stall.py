@@ -11,15 +11,18 @@ from __future__ import annotations
 import asyncio
 import sqlite3
 import threading
+import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from typing import Any
 
 import httpx
+import pytest
+from fastapi.testclient import TestClient
 from sqlalchemy import create_engine, text
 from sqlalchemy.engine import make_url
 
-from app.db import repository
+from app.db import database, repository
 from app.db.database import SHORT_ROUNDS, Database, UnitOfWork
 from app.main import create_app
 from app.schemas import MATCH_CREATE_MODELS
@@ -269,3 +272,38 @@ def test_sqlite_with_no_busy_timeout_a_write_is_tried_once_and_goes_in(sqlite_ur
             assert response.status_code == 201, response.text
 
     asyncio.run(scenario())
+
+
+def test_sqlite_checkpoints_run_in_a_worker_thread_not_in_a_commit(
+    sqlite_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """SQLite's automatic checkpoint would run in the commit that fills the log: a
+    request on the event loop. It is off, and the app's lifespan checkpoints in a
+    worker thread instead."""
+    monkeypatch.setattr(database, "CHECKPOINT_EVERY_S", 0.01)
+    settings = Settings(database_url=sqlite_url, rate_limit_matches_per_minute=0)
+    on_a_loop: list[bool] = []  # for each checkpoint, whether it ran on an event loop
+    checkpoint = Database.checkpoint
+
+    def counted(db: Database) -> tuple[int, int, int]:
+        try:
+            asyncio.get_running_loop()
+            on_a_loop.append(True)
+        except RuntimeError:
+            on_a_loop.append(False)
+        return checkpoint(db)
+
+    monkeypatch.setattr(Database, "checkpoint", counted)
+    with TestClient(create_app(settings)) as client:
+        assert client.post("/v1/matches", json=BODY).status_code == 201
+        db: Database = client.app.state.db  # type: ignore[attr-defined]
+        autocheckpoint = db.run_now(
+            lambda uow: uow.connection.exec_driver_sql("PRAGMA wal_autocheckpoint").scalar()
+        )
+        deadline = time.monotonic() + 5
+        while len(on_a_loop) < 2 and time.monotonic() < deadline:
+            time.sleep(0.01)
+        busy, frames, copied = checkpoint(db)
+    assert autocheckpoint == 0
+    assert len(on_a_loop) >= 2 and not any(on_a_loop)
+    assert busy == 0 and copied == frames  # the log is copied back: nothing left over
