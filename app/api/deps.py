@@ -1,8 +1,10 @@
 """Request dependencies: the database, the settings, and the caller's claim on the
 match of the path (``ReaderDep``, ``PlayerDep``, ``HostDep``).
 
-The claim is checked (401, 404, 403, in the contract's order) as the first step of
-the use case's unit of work: ``app.api.reads.read`` and ``app.api.writes.answer_write``.
+The claim is checked (401, 404, 403, in the contract's order) in the use case's unit
+of work, before anything else is checked: ``app.api.reads.read``, and for a change
+as the match is locked (``app.services.writes.lock_match_as``, which
+``app.api.writes.answer_write`` runs the use case with).
 A request refused before its use case runs (a body or header that does not validate)
 is checked by the 422 handler first (``app.api.problems``), so the order holds.
 """
@@ -50,8 +52,9 @@ async def principal_of(db: Database, access: Access) -> Principal:
 class Allowed(HTTPBearer):
     """The dependency of a route that needs ``need`` on the match of its path: the
     bearer token's claim on it, its shape checked (401 without a query). The use case
-    checks the claim itself (``auth.check_access``) in its own unit of work, so a
-    request reads the database once, not once to authorize and again to answer.
+    checks the claim itself in its own unit of work (``auth.check_access``, or the
+    credential read with the match), so a request reads the database once, not once
+    to authorize and again to answer.
 
     It is FastAPI's ``HTTPBearer`` (the OpenAPI security scheme, the header parsed)
     with the permission the route needs."""

@@ -48,14 +48,21 @@ async def answer_write(
     """Run ``work``, a change ``access`` asks for, in one write unit of work honouring
     the Idempotency-Key, and answer.
 
-    The use case checks ``access`` as it locks the match (``lock_match_as``), before
-    anything else; a kept response is replayed only once ``check_access`` has found
-    the caller allowed to make the write."""
+    The key is claimed first. The use case checks ``access`` as it locks the match
+    (``lock_match_as``), before it checks anything else; a kept response is replayed,
+    and a key refused, only once ``check_access`` has found the caller allowed to
+    make the write."""
 
     def unit(uow: UnitOfWork) -> Response:
-        if once is not None and (kept := idempotency.claim(uow, once)) is not None:
-            check_access(uow, access)
-            return _replay(kept)
+        if once is not None:
+            try:
+                kept = idempotency.claim(uow, once)
+            except ServiceError:  # the key reused for another request: 401/404/403 first
+                check_access(uow, access)
+                raise
+            if kept is not None:
+                check_access(uow, access)
+                return _replay(kept)
         return _answer_once(uow, once, work)
 
     return await db.run(unit, write=True)

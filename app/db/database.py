@@ -144,19 +144,27 @@ class Database:
         several statements, which must see one state. The unit runs in the short
         lane, or again in the long one if it says it is long (``LongUnit``).
         """
+        deadline = time.monotonic() + self.lock_timeout_s  # SQLite's, for both lanes
         try:
-            return await self._run(work, write=write, snapshot=snapshot, long=False)
+            return await self._run(work, write, snapshot, long=False, deadline=deadline)
         except LongUnit:
-            return await self._run(work, write=write, snapshot=snapshot, long=True)
+            return await self._run(work, write, snapshot, long=True, deadline=deadline)
 
     async def _run(
-        self, work: Callable[[UnitOfWork], T], *, write: bool, snapshot: bool, long: bool
+        self,
+        work: Callable[[UnitOfWork], T],
+        write: bool,
+        snapshot: bool,
+        *,
+        long: bool,
+        deadline: float,
     ) -> T:
         attempt = partial(self.run_now, work, write=write, snapshot=snapshot, short=not long)
         if not self.is_sqlite:
-            limiter = self.long_limiter if long else self.limiter
-            return await anyio.to_thread.run_sync(attempt, limiter=limiter)
-        deadline = time.monotonic() + self.lock_timeout_s
+            if long:  # the long lane's turn, then a pooled connection as every unit
+                async with self.long_limiter:
+                    return await anyio.to_thread.run_sync(attempt, limiter=self.limiter)
+            return await anyio.to_thread.run_sync(attempt, limiter=self.limiter)
         if not write:
             lane = self.long_limiter if long else None
             return await self._run_sqlite(attempt, limiter=lane, deadline=deadline)
@@ -264,7 +272,7 @@ class Database:
             await anyio.sleep(CHECKPOINT_EVERY_S)
             try:
                 await anyio.to_thread.run_sync(self.checkpoint)
-            except OperationalError:  # e.g. the disk is full: tried again next time
+            except Exception:  # e.g. the disk is full: logged, and tried again next time
                 logger.exception("the SQLite checkpoint failed")
 
     def checkpoint(self) -> tuple[int, int, int]:

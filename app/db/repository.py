@@ -67,7 +67,9 @@ _GET_MATCH_AS = (
     )
     .where(MATCH.c.id == bindparam("id"))
 )
-_LOCK_MATCH_AS = _GET_MATCH_AS.with_for_update(of=MATCH)  # the match row only
+# The match row, and the credential's: a token re-issued while this waited for the
+# match's lock is then read as it is after the re-issue (gone), not as before.
+_LOCK_MATCH_AS = _GET_MATCH_AS.with_for_update(of=[MATCH, CREDENTIAL])
 _DELETE_CREDENTIALS_OF = delete(CREDENTIAL).where(
     CREDENTIAL.c.match_id == bindparam("match_id"),
     CREDENTIAL.c.role == bindparam("role"),

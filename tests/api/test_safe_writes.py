@@ -44,8 +44,9 @@ def test_round_retry_writes_once(table: Table) -> None:
 def test_a_kept_response_is_replayed_only_to_a_caller_allowed_to_make_the_write(
     table: Table,
 ) -> None:
-    """The key is claimed after the caller's access is checked: a viewer, an unknown
-    token or a token the host re-issued gets its 403 or 401, never the kept response."""
+    """A kept response is replayed only once the caller's access is checked: a viewer,
+    an unknown token or a token the host re-issued gets its 403 or 401, never the kept
+    response; and a refused caller's request with a new key does not take the key."""
     key = {"Idempotency-Key": "round-for-the-table"}
     first = table.post("/rounds", amounts(2, -1, -1), who=1, headers=key)
     assert first.status_code == 201
@@ -75,6 +76,15 @@ def test_a_kept_response_is_replayed_only_to_a_caller_allowed_to_make_the_write(
     assert allowed.headers["idempotent-replayed"] == "true"
     assert allowed.json() == first.json()
     assert table.match()["round_count"] == 1
+
+    # A refused request with a new key leaves the key free: the allowed request
+    # with it goes ahead, as the first use of the key.
+    fresh = {"Idempotency-Key": "round-after-a-refusal"}
+    refused = table.post("/rounds", amounts(2, -1, -1), who="viewer", headers=fresh)
+    assert refused.status_code == 403
+    went_ahead = table.post("/rounds", amounts(2, -1, -1), who=0, headers=fresh)
+    assert went_ahead.status_code == 201 and "idempotent-replayed" not in went_ahead.headers
+    assert table.match()["round_count"] == 2
 
 
 def test_same_key_on_another_match_is_independent(client: Any) -> None:

@@ -20,16 +20,25 @@ from tests.api.helpers import Table, amounts
 @contextmanager
 def statements(client: TestClient) -> Iterator[list[str]]:
     """The statements the app's engine runs for requests inside the block, in order."""
+    with recorded(client) as seen:
+        texts: list[str] = []
+        yield texts
+    texts.extend(statement for _, statement in seen)
+
+
+@contextmanager
+def recorded(client: TestClient) -> Iterator[list[tuple[str, str]]]:
+    """(thread, statement) of each statement run for requests inside the block."""
     engine = client.app.state.db.engine  # type: ignore[attr-defined]
-    seen: list[str] = []
+    seen: list[tuple[str, str]] = []
 
     def record(*args: Any) -> None:
         statement = " ".join(args[2].replace('"', "").split())
-        if statement.upper().startswith("BEGIN"):
-            return
+        if statement.upper().startswith(("BEGIN", "PRAGMA")):
+            return  # a transaction's start, SQLite's checkpoint (Database.checkpoints)
         if statement.startswith("SELECT match_change.id, match_change.match_id FROM"):
             return  # the live streams' poller (SQLite, app.live), not the request
-        seen.append(statement)
+        seen.append((threading.current_thread().name, statement))
 
     event.listen(engine, "before_cursor_execute", record)
     try:
@@ -52,6 +61,8 @@ def test_entering_a_round_reads_the_caller_and_the_match_in_one_statement(
     assert len(seen) == 4, _first_words(seen)
     lock, insert_round, update_match, log_change = seen
     assert lock.startswith("SELECT") and " JOIN credential " in lock
+    if not table.client.app.state.db.is_sqlite:  # type: ignore[attr-defined]
+        assert lock.endswith("FOR UPDATE OF match, credential")  # (SQLite: a writer's lock)
     assert insert_round.startswith("INSERT INTO round ")
     assert update_match.startswith("UPDATE match "), update_match
     assert "INSERT INTO match_change " in log_change
@@ -95,53 +106,47 @@ def test_a_write_with_a_key_claims_it_before_the_match_is_locked(table: Table) -
     assert seen[-1].startswith("SELECT credential.")
 
 
-@contextmanager
-def threads(client: TestClient) -> Iterator[set[str]]:
-    """The threads the app's statements run in, inside the block."""
-    engine = client.app.state.db.engine  # type: ignore[attr-defined]
-    seen: set[str] = set()
-
-    def record(*args: Any) -> None:
-        if not args[2].startswith("SELECT match_change.id, match_change.match_id FROM"):
-            seen.add(threading.current_thread().name)  # (not the live streams' poller)
-
-    event.listen(engine, "before_cursor_execute", record)
-    try:
-        yield seen
-    finally:
-        event.remove(engine, "before_cursor_execute", record)
+def _lanes(table: Table, call: Callable[[], Any]) -> tuple[Any, int, list[str]]:
+    """A request's response, how many times its unit of work ran (its first statement
+    repeats when the unit is run again in the long lane), and the threads of its
+    statements, in order."""
+    with recorded(table.client) as seen:
+        response = call()
+    first = seen[0][1]
+    return response, sum(statement == first for _, statement in seen), [t for t, _ in seen]
 
 
 def test_a_long_match_is_folded_in_the_long_lane_and_reads_the_same(table: Table) -> None:
-    """Past SHORT_ROUNDS rounds, a sheet, a page, a round and a correction are folded
-    in the long lane (on SQLite: a worker thread, not the event loop's), and answer
-    as the short lane does."""
+    """Past SHORT_ROUNDS rounds, a sheet, a page, a round and a correction start in the
+    short lane and are run again in the long one (on SQLite: a worker thread, not the
+    event loop), and answer as the short lane does."""
     for k in range(SHORT_ROUNDS + 3):
         table.round(amounts(2, -1, -1) if k % 2 else amounts(-2, 4, -2))
-    with threads(table.client) as short:
-        first_page = table.get("/rounds?limit=3")
-    with threads(table.client) as long:
-        sheet = table.get("/sheet")
-        last_page = table.get(f"/rounds?after={SHORT_ROUNDS}&limit=3")
-        last = table.get(f"/rounds/{SHORT_ROUNDS + 3}")
-    assert first_page.status_code == sheet.status_code == last_page.status_code == 200
-    if table.client.app.state.db.is_sqlite:  # type: ignore[attr-defined]
-        # The short lane is the loop; a long unit starts there, and is run again in
-        # the worker thread once it says it is long.
-        assert len(short) == 1
-        assert long - short, long
-    rows = sheet.json()["rows"]
+    sqlite = table.client.app.state.db.is_sqlite  # type: ignore[attr-defined]
+
+    first_page, runs, (loop, *_) = _lanes(table, lambda: table.get("/rounds?limit=3"))
+    assert runs == 1  # a short unit
+    long_ones = {
+        "sheet": lambda: table.get("/sheet"),
+        "page": lambda: table.get(f"/rounds?after={SHORT_ROUNDS}&limit=3"),
+        "round": lambda: table.get(f"/rounds/{SHORT_ROUNDS + 3}"),
+        "correction": lambda: table.put("/rounds/1", amounts(-1, -1, 2)),
+    }
+    answers = {}
+    for name, call in long_ones.items():
+        answers[name], runs, threads = _lanes(table, call)
+        assert answers[name].status_code == 200, (name, answers[name].text)
+        assert runs == 2, name  # the short lane, then the long one
+        if sqlite:
+            assert threads[0] == loop and threads[-1] != loop, (name, threads)
+
+    rows = answers["sheet"].json()["rows"]
+    page = answers["page"].json()["items"]
     assert len(rows) == SHORT_ROUNDS + 3
-    numbers = [SHORT_ROUNDS + 1, SHORT_ROUNDS + 2, SHORT_ROUNDS + 3]
-    assert [item["number"] for item in last_page.json()["items"]] == numbers
-    assert last.json() == last_page.json()["items"][-1]
+    assert [item["number"] for item in page] == [SHORT_ROUNDS + n for n in (1, 2, 3)]
+    assert answers["round"].json() == page[-1]
     assert [row["cells"] for row in rows[:3]] == [
         item["result"]["cells"] for item in first_page.json()["items"]
     ]
-    assert [row["cells"] for row in rows[-3:]] == [
-        item["result"]["cells"] for item in last_page.json()["items"]
-    ]
-
-    corrected = table.put("/rounds/1", amounts(-1, -1, 2))
-    assert corrected.status_code == 200, corrected.text
+    assert [row["cells"] for row in rows[-3:]] == [item["result"]["cells"] for item in page]
     assert table.get("/sheet").json()["totals"] == table.match()["totals"]

@@ -3,15 +3,20 @@
 from __future__ import annotations
 
 import asyncio
+import threading
+import time
 from concurrent.futures import ThreadPoolExecutor
+
+from sqlalchemy import text
 
 from app.db import repository
 from app.db.database import Database
+from app.errors import ServiceError, Unauthenticated
 from app.games.asszorti import AsszortiAmounts
 from app.schemas import MATCH_CREATE_MODELS
 from app.services import matches, rounds
 from app.services.auth import Access, Permission
-from app.services.writes import WriteRequest
+from app.services.writes import WriteRequest, lock_match_as
 from app.settings import Settings
 
 WRITERS = 6
@@ -84,3 +89,39 @@ def test_a_read_unit_of_work_sees_one_state(database_url: str) -> None:
     assert after is not None and after["round_count"] == 1
     db.dispose()
     writer.dispose()
+
+
+def test_a_write_waiting_for_the_match_sees_its_token_revoked_meanwhile(
+    postgres_url: str,
+) -> None:
+    """PostgreSQL: a write that waits for the match's lock while the host re-issues the
+    writer's token (the old credential deleted) is refused once it gets the lock: 401,
+    not a write with a token that no longer exists."""
+    db = Database(Settings(database_url=postgres_url))
+    body = MATCH_CREATE_MODELS["asszorti"].model_validate(BODY)
+    created = db.run_now(lambda uow: matches.create_match(uow, body), write=True)
+    match_id, seat_1 = created.match.id, created.tokens["players"][1]
+    player = WriteRequest(Access.of(seat_1, match_id, Permission.PLAY))
+    outcome: list[object] = []
+
+    def write() -> None:
+        try:
+            outcome.append(db.run_now(lambda uow: lock_match_as(uow, player)[1], write=True))
+        except ServiceError as error:
+            outcome.append(error)
+
+    try:
+        with db.engine.connect() as host:  # the re-issue, holding the match's lock
+            host.execute(text('SELECT id FROM "match" WHERE id = :id FOR UPDATE'), {"id": match_id})
+            host.execute(
+                text("DELETE FROM credential WHERE id = :id"), {"id": seat_1.split(".")[0]}
+            )
+            writer = threading.Thread(target=write)
+            writer.start()
+            time.sleep(0.3)
+            assert not outcome  # the write waits for the match's lock
+            host.commit()
+        writer.join(5)
+    finally:
+        db.dispose()
+    assert len(outcome) == 1 and isinstance(outcome[0], Unauthenticated), outcome

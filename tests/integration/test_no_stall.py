@@ -303,7 +303,10 @@ def test_sqlite_checkpoints_run_in_a_worker_thread_not_in_a_commit(
         deadline = time.monotonic() + 5
         while len(on_a_loop) < 2 and time.monotonic() < deadline:
             time.sleep(0.01)
-        busy, frames, copied = checkpoint(db)
+        for _ in range(100):  # (busy: it met the lifespan's own checkpoint)
+            busy, frames, copied = checkpoint(db)
+            if not busy:
+                break
     assert autocheckpoint == 0
     assert len(on_a_loop) >= 2 and not any(on_a_loop)
     assert busy == 0 and copied == frames  # the log is copied back: nothing left over
