@@ -97,9 +97,6 @@ class Database:
             "json_deserializer": orjson.loads,
         }
         if self.is_sqlite:
-            # A connection older than this is replaced when it is next taken: below the
-            # idle timeouts of the proxies and load balancers in front of databases.
-            kwargs["pool_recycle"] = POOL_RECYCLE_S
             kwargs["connect_args"] = {"check_same_thread": False}
         else:
             # No ping before each use (pool_pre_ping): it is a round trip more for
@@ -114,6 +111,9 @@ class Database:
                 "keepalives_count": 3,
             }
             kwargs["pool_size"] = settings.database_pool_size
+            # A connection older than this is replaced when it is next taken: below the
+            # idle timeouts of the proxies and load balancers in front of databases.
+            kwargs["pool_recycle"] = POOL_RECYCLE_S
             # Units of work take at most pool-size connections (the limiter below);
             # the overflow serves /readyz, which must answer even under full load.
             kwargs["max_overflow"] = 2

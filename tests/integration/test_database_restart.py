@@ -7,6 +7,7 @@ when one connection turns out dead."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -15,6 +16,8 @@ from fastapi.testclient import TestClient
 from sqlalchemy import text
 from sqlalchemy.engine import make_url
 
+from app.db import database
+from app.db.database import Database, UnitOfWork
 from app.main import create_app
 from app.settings import Settings
 from tests.api.helpers import PLAYERS, Table, amounts
@@ -63,3 +66,24 @@ def test_after_the_server_drops_every_connection_requests_are_served_again(
     assert again.json() == before
     table.round(amounts(-1, 2, -1))
     assert table.get("").json()["round_count"] == 2
+
+
+def test_a_pooled_connection_is_replaced_once_it_is_old(
+    postgres_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """PostgreSQL: a connection older than POOL_RECYCLE_S (3 minutes; here shortened) is
+    replaced when it is next lent, before a proxy in front of the database drops it."""
+    monkeypatch.setattr(database, "POOL_RECYCLE_S", 0.2)
+    db = Database(Settings(database_url=postgres_url, database_pool_size=1))
+
+    def backend(uow: UnitOfWork) -> Any:
+        return uow.connection.execute(text("SELECT pg_backend_pid()")).scalar()
+
+    try:
+        first, again = db.run_now(backend), db.run_now(backend)
+        time.sleep(0.3)
+        later = db.run_now(backend)
+    finally:
+        db.dispose()
+    assert first == again  # the same pooled connection, while it is young
+    assert later != first  # then a fresh one
