@@ -15,6 +15,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, TypeVar
 
+from sqlalchemy import RowMapping
+
 from app.db import repository
 from app.db.database import UnitOfWork
 from app.errors import Forbidden, MatchNotFound, Unauthenticated
@@ -133,8 +135,7 @@ def is_match_id(text: str) -> bool:
 class Access:
     """What a request claims: the token it sent (its shape checked, its secret not yet),
     the match of its path, and what it needs there. Decided in the unit of work of the
-    request's use case: by ``check_access``, or by ``allows`` on the credential read
-    with the match (``matches.read_match``, ``writes.lock_match_as``)."""
+    request's use case: by ``check_access``, or with the match (``match_as``)."""
 
     match_id: str
     credential_id: str
@@ -172,10 +173,31 @@ def check_access(uow: UnitOfWork, access: Access) -> Principal:
     return who
 
 
-def allows(access: Access, role: str, secret_hash: str) -> bool:
-    """Whether a credential of the match, read with it (its ``role`` and
-    ``secret_hash``), lets the token do what ``access`` needs: its secret is the
-    token's and its role grants the need (``check_access`` says why not, if not)."""
+def match_as(
+    uow: UnitOfWork, access: Access, *, for_update: bool = False
+) -> tuple[RowMapping, Principal]:
+    """The match row of ``access`` (``for_update``: locked, with the credential's row,
+    until the transaction ends) and who the token stands for, read in one statement
+    when the token is one of this match's and its role grants the need. Otherwise
+    ``check_access`` says why not: 401, 404 or 403."""
+    row = None
+    if is_match_id(access.match_id):  # another id names no match, and is not sent
+        row = repository.get_match_as(
+            uow.connection, access.match_id, access.credential_id, for_update=for_update
+        )
+    if row is None or not _allows(access, row["credential_role"], row["credential_secret_hash"]):
+        # Raises with the reason. (Should the caller be allowed after all, the two
+        # statements the join stands for are taken one after the other.)
+        who = check_access(uow, access)
+        match = repository.get_match(uow.connection, access.match_id, for_update=for_update)
+        return found(match, access.match_id), who
+    role = Role(row["credential_role"])
+    return row, Principal(access.match_id, role, row["credential_seat"], access.credential_id)
+
+
+def _allows(access: Access, role: str, secret_hash: str) -> bool:
+    """Whether a credential of the match, read with it, lets the token do what
+    ``access`` needs: its secret is the token's and its role grants the need."""
     return _secret_matches(secret_hash, access.secret) and access.need in GRANTS[Role(role)]
 
 

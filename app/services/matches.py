@@ -15,15 +15,7 @@ from app.games import GAMES, Game
 from app.games.base import GameRuleError, SettingConflict, StrictModel
 from app.schemas import MatchRead, MatchStatus, MatchUpdate
 from app.services import changes, ratelimit
-from app.services.auth import (
-    Access,
-    allows,
-    check_access,
-    found,
-    is_match_id,
-    new_credentials,
-    new_recovery_code,
-)
+from app.services.auth import Access, match_as, new_credentials, new_recovery_code
 from app.services.ratelimit import RateLimit
 from app.services.scoring import rule_error
 from app.services.state import (
@@ -96,16 +88,8 @@ def create_match(uow: UnitOfWork, body: Any, *, limit: RateLimit | None = None) 
 def read_match(uow: UnitOfWork, access: Access) -> MatchRead:
     """The match, for a reader whose access is checked here: the poll every phone at
     the table makes, so the match and the token's credential are read in one
-    statement. When that finds nothing allowed, ``check_access`` says why (401, 404,
-    403)."""
-    row = None
-    if is_match_id(access.match_id):  # any other id names no match, and is not sent
-        row = repository.get_match_as(uow.connection, access.match_id, access.credential_id)
-    if row is None or not allows(access, row["credential_role"], row["credential_secret_hash"]):
-        check_access(uow, access)  # says why not: 401, 404 or 403
-        # The join finds every allowed reader, so this is not reached; if it ever is,
-        # the reader is allowed: read the match plainly.
-        row = found(repository.get_match(uow.connection, access.match_id), access.match_id)
+    statement (``match_as``)."""
+    row, _ = match_as(uow, access)
     return match_read(MatchState.load(row))
 
 

@@ -10,7 +10,7 @@ from app.db import repository
 from app.db.database import UnitOfWork
 from app.errors import MatchEnded, PreconditionFailed
 from app.schemas import MatchStatus
-from app.services.auth import Access, Principal, Role, allows, check_access, found, is_match_id
+from app.services.auth import Access, Principal, found, match_as
 from app.services.state import MatchState
 
 
@@ -40,19 +40,7 @@ def lock_match_as(uow: UnitOfWork, request: WriteRequest) -> tuple[MatchState, P
     the caller's credential are read in one statement, which finds them when the
     token is one of this match's and its role grants the change. Otherwise
     ``check_access`` says why not (401, 404 or 403), before anything else is checked."""
-    access = request.access
-    row = None
-    if is_match_id(access.match_id):  # another id names no match: no query
-        row = repository.get_match_as(
-            uow.connection, access.match_id, access.credential_id, for_update=True
-        )
-    if row is None or not allows(access, row["credential_role"], row["credential_secret_hash"]):
-        # Raises with the reason. (Should the caller be allowed after all, the two
-        # statements the join stands for are taken one after the other.)
-        who = check_access(uow, access)
-        return lock_match(uow, access.match_id), who
-    role = Role(row["credential_role"])
-    who = Principal(access.match_id, role, row["credential_seat"], access.credential_id)
+    row, who = match_as(uow, request.access, for_update=True)
     return MatchState.load(row), who
 
 
