@@ -26,6 +26,11 @@ from app.services.auth import Access, check_access
 from app.services.idempotency import Kept, Once
 
 
+class AccessNotChecked(RuntimeError):
+    """A write's use case ran to its end without checking the caller's access: a bug,
+    answered 500 with nothing committed."""
+
+
 @dataclass(frozen=True, slots=True)
 class Answer:
     """A write's response: its status, body (a declared response model) and headers."""
@@ -51,7 +56,7 @@ async def answer_write(
     The key is claimed first. The use case checks ``access`` as it locks the match
     (``lock_match_as``), before it checks anything else; a kept response is replayed,
     and a key refused, only once ``check_access`` has found the caller allowed to
-    make the write."""
+    make the write. Nothing is committed unless it has (``AccessNotChecked``)."""
 
     def unit(uow: UnitOfWork) -> Response:
         if once is not None:
@@ -63,7 +68,10 @@ async def answer_write(
             if kept is not None:
                 check_access(uow, access)
                 return _replay(kept)
-        return _answer_once(uow, once, work)
+        response = _answer_once(uow, once, work)
+        if uow.allowed is not access:
+            raise AccessNotChecked("the use case did not check the caller's access")
+        return response
 
     return await db.run(unit, write=True)
 

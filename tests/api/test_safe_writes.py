@@ -2,10 +2,17 @@
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import pytest
 
+from app.api.writes import AccessNotChecked, Answer, answer_write
+from app.db import repository
+from app.db.database import Database, UnitOfWork
+from app.services.auth import Access, Permission
+from app.services.writes import WriteRequest, lock_match, lock_match_as
+from app.settings import Settings
 from tests.api.helpers import PLAYERS, Table, amounts, hand
 
 MATCH_BODY = {"game": "asszorti", "players": PLAYERS}
@@ -243,3 +250,36 @@ def test_history_of_rounds_removed_or_corrected_twice(table: Table) -> None:
         ("removed", "seat:2"),
     ]
     assert second[0]["input"]["amounts"] == [-2, 1, 1] and second[1]["input"] is None
+
+
+def test_a_write_whose_use_case_skips_the_access_check_is_not_committed(
+    table: Table, database_url: str
+) -> None:
+    """A change runs through ``answer_write``, which commits only once the use case
+    has found the caller allowed (``lock_match_as`` or ``check_access``): one that
+    locks the match with the plain ``lock_match`` and writes is rolled back (a bug,
+    answered 500), even for a caller who would have been allowed."""
+    table.round(amounts(2, -1, -1))
+    before = table.match()
+    token = table.auth(1)["Authorization"].removeprefix("Bearer ")
+    access = Access.of(token, table.id, Permission.PLAY)
+
+    def unchecked(uow: UnitOfWork) -> Answer:
+        state = lock_match(uow, table.id)
+        repository.update_match(uow.connection, table.id, {"version": state.row["version"] + 1})
+        return Answer(204)
+
+    def checked(uow: UnitOfWork) -> Answer:
+        state, _ = lock_match_as(uow, WriteRequest(access))
+        repository.update_match(uow.connection, table.id, {"version": state.row["version"] + 1})
+        return Answer(204)
+
+    db = Database(Settings(database_url=database_url))
+    try:
+        with pytest.raises(AccessNotChecked):
+            asyncio.run(answer_write(db, access, None, unchecked))
+        assert table.match() == before
+        assert asyncio.run(answer_write(db, access, None, checked)).status_code == 204
+        assert table.match()["version"] == before["version"] + 1
+    finally:
+        db.dispose()
