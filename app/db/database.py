@@ -55,11 +55,12 @@ FIRST_RETRY_S = 0.001
 LONGEST_RETRY_S = 0.05
 POOL_RECYCLE_S = 180  # PostgreSQL: the oldest a pooled connection is lent
 CHECKPOINT_EVERY_S = 1.0  # SQLite: how often the write-ahead log is copied back
-# The most rounds a unit folds in the short lane (on SQLite: the event loop, about a
-# millisecond; most evenings at a table are shorter). Only longer units take the long
-# lane's thread, which is no free lunch on SQLite: while it runs, it takes the GIL
-# from the loop, and each SQLite call it makes gives the GIL back and waits for it.
-SHORT_ROUNDS = 50
+# The most rounds a unit folds in the short lane (on SQLite: the event loop; a
+# 300-row sheet holds it for about 1.6 ms, and an evening at a table is shorter).
+# Only longer units take the long lane's thread, which is no free lunch: while it
+# runs, it takes the GIL from the loop, and on SQLite each call it makes (each row
+# fetched) gives the GIL back and waits for it. docs/architecture.md has the figures.
+SHORT_ROUNDS = 300
 
 
 class LongUnit(Exception):
