@@ -56,19 +56,22 @@ async def answer_write(
     The key is claimed first. The use case checks ``access`` as it locks the match
     (``lock_match_as``), before it checks anything else; a kept response is replayed,
     and a key refused, only once ``check_access`` has found the caller allowed to
-    make the write. Nothing is committed unless it has (``AccessNotChecked``)."""
+    make the write. Nothing is committed unless the unit checked ``access``
+    (``AccessNotChecked`` otherwise)."""
 
     def unit(uow: UnitOfWork) -> Response:
+        kept = None
         if once is not None:
             try:
                 kept = idempotency.claim(uow, once)
             except ServiceError:  # the key reused for another request: 401/404/403 first
                 check_access(uow, access)
                 raise
-            if kept is not None:
-                check_access(uow, access)
-                return _replay(kept)
-        response = _answer_once(uow, once, work)
+        if kept is not None:
+            check_access(uow, access)
+            response = _replay(kept)
+        else:
+            response = _answer_once(uow, once, work)
         if uow.allowed is not access:
             raise AccessNotChecked("the use case did not check the caller's access")
         return response

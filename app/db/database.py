@@ -30,7 +30,7 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from functools import partial
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, TypeVar
 
 import anyio
 import orjson
@@ -40,9 +40,6 @@ from sqlalchemy.exc import OperationalError
 
 from app.errors import DatabaseUnavailable
 from app.settings import Settings
-
-if TYPE_CHECKING:
-    from app.services.auth import Access
 
 T = TypeVar("T")
 logger = logging.getLogger("squarescores")
@@ -80,9 +77,9 @@ class UnitOfWork:
         self.connection = connection
         self.short = short  # in the short lane: see will_fold
         self.changed: set[str] = set()  # matches whose change log this unit wrote to
-        # The caller's claim, once the unit has found it allowed (app.services.auth):
-        # a write is committed only then (app.api.writes.answer_write).
-        self.allowed: Access | None = None
+        # The caller's claim (an app.services.auth.Access), once the unit has found it
+        # allowed: a write is committed only then (app.api.writes.answer_write).
+        self.allowed: object | None = None
 
     def will_fold(self, rounds: int) -> None:
         """Say, before doing it, that the unit will fold or read ``rounds`` rounds: in

@@ -6,10 +6,14 @@ import asyncio
 from typing import Any
 
 import pytest
+from fastapi import Response
+from fastapi.testclient import TestClient
 
+from app.api.deps import DbDep, PlayerDep
 from app.api.writes import AccessNotChecked, Answer, answer_write
 from app.db import repository
 from app.db.database import Database, UnitOfWork
+from app.main import create_app
 from app.services.auth import Access, Permission
 from app.services.writes import WriteRequest, lock_match, lock_match_as
 from app.settings import Settings
@@ -283,3 +287,28 @@ def test_a_write_whose_use_case_skips_the_access_check_is_not_committed(
         assert table.match()["version"] == before["version"] + 1
     finally:
         db.dispose()
+
+
+def test_a_write_that_skips_the_access_check_is_answered_500_as_a_problem(
+    table: Table, database_url: str
+) -> None:
+    """Through HTTP, the refusal is a problem+json 500 and the match is unchanged."""
+    before = table.match()
+    app = create_app(Settings(database_url=database_url, rate_limit_matches_per_minute=0))
+
+    @app.post("/test/{match_id}/unchecked")
+    async def unchecked_write(access: PlayerDep, db: DbDep, match_id: str) -> Response:
+        def work(uow: UnitOfWork) -> Answer:
+            state = lock_match(uow, match_id)
+            version = state.row["version"] + 1
+            repository.update_match(uow.connection, match_id, {"version": version})
+            return Answer(204)
+
+        return await answer_write(db, access, None, work)
+
+    with TestClient(app, raise_server_exceptions=False) as client:
+        response = client.post(f"/test/{table.id}/unchecked", headers=table.auth(1))
+    assert response.status_code == 500
+    assert response.headers["content-type"] == "application/problem+json"
+    assert response.json()["code"] == "internal_error"
+    assert table.match() == before
