@@ -537,18 +537,30 @@ class RoundRevisionRead(Read):
 
 
 class RoundHistory(Read):
+    """A page of the inputs a round number has held, oldest first; ``next`` is where
+    the following page is."""
+
     model_config = ConfigDict(
         json_schema_extra={
             "examples": [
                 {
                     "number": 1,
                     "items": [_REVISION_EXAMPLE],
+                    "next": None,
                 }
             ]
         }
     )
     number: int
     items: list[RoundRevisionRead]
+    next: str | None = Field(
+        None,
+        description='The URL of the next page (also sent as a `Link: <...>; rel="next"` '
+        "header); null on the last page",
+        examples=[
+            "/v1/matches/4f1c2a9e0b7d4e6f8a1b2c3d4e5f6a7b/rounds/1/history?after=100&limit=100"
+        ],
+    )
 
 
 class RoundList(Read):

@@ -104,22 +104,20 @@ _SHEET_ROWS = (
 _UPDATE_ROUND = update(ROUND).where(ROUND.c.id == bindparam("round_id"))
 _DELETE_ROUND = delete(ROUND).where(_ROUNDS_OF, ROUND.c.number == bindparam("number"))
 
+_OF_ROUND = (
+    ROUND_REVISION.c.match_id == bindparam("match_id"),
+    ROUND_REVISION.c.number == bindparam("number"),
+)
 _REVISIONS = (
     select(ROUND_REVISION)
-    .where(
-        ROUND_REVISION.c.match_id == bindparam("match_id"),
-        ROUND_REVISION.c.number == bindparam("number"),
-    )
+    .where(*_OF_ROUND)
     .order_by(ROUND_REVISION.c.id)
+    .offset(bindparam("after"))
+    .limit(bindparam("limit"))
 )
+_REVISION_COUNT = select(func.count()).select_from(ROUND_REVISION).where(*_OF_ROUND)
 _LAST_REVISION_ACTION = (
-    select(ROUND_REVISION.c.action)
-    .where(
-        ROUND_REVISION.c.match_id == bindparam("match_id"),
-        ROUND_REVISION.c.number == bindparam("number"),
-    )
-    .order_by(ROUND_REVISION.c.id.desc())
-    .limit(1)
+    select(ROUND_REVISION.c.action).where(*_OF_ROUND).order_by(ROUND_REVISION.c.id.desc()).limit(1)
 )
 
 # (Parameters named after a column would be taken for its new value in an UPDATE.)
@@ -275,10 +273,19 @@ def insert_revision(connection: Connection, values: Mapping[str, Any]) -> None:
     connection.execute(_INSERT_ROUND_REVISION, [dict(values)])
 
 
-def list_revisions(connection: Connection, match_id: str, number: int) -> Sequence[RowMapping]:
-    """Every input round ``number`` has held, oldest first."""
-    found = connection.execute(_REVISIONS, {"match_id": match_id, "number": number})
-    return found.mappings().all()
+def list_revisions(
+    connection: Connection, match_id: str, number: int, *, after: int, limit: int
+) -> Sequence[RowMapping]:
+    """Up to ``limit`` recorded inputs of round ``number``, oldest first, after the
+    first ``after``."""
+    params = {"match_id": match_id, "number": number, "after": after, "limit": limit}
+    return connection.execute(_REVISIONS, params).mappings().all()
+
+
+def count_revisions(connection: Connection, match_id: str, number: int) -> int:
+    """How many inputs of round ``number`` are recorded."""
+    params = {"match_id": match_id, "number": number}
+    return int(connection.execute(_REVISION_COUNT, params).scalar_one())
 
 
 def last_revision_action(connection: Connection, match_id: str, number: int) -> str | None:

@@ -288,17 +288,39 @@ def get_round(uow: UnitOfWork, match_id: str, number: int) -> tuple[RoundRead, i
     return RoundRead.model_validate(round_read(row, cells, sheet)), int(match["version"])
 
 
-def round_history(uow: UnitOfWork, match_id: str, number: int) -> tuple[RoundHistory, int]:
-    """Every input round ``number`` has held, who entered it and when, oldest first;
-    and the match version it is as of."""
+@dataclass(frozen=True, slots=True)
+class HistoryPage:
+    """Inputs of a round in order, the match version they are as of, and how many the
+    round has held (a page ends the history when its last revision is that one)."""
+
+    history: RoundHistory
+    version: int
+    revision_count: int
+
+
+def round_history(
+    uow: UnitOfWork, match_id: str, number: int, *, after: int, limit: int
+) -> HistoryPage:
+    """Up to ``limit`` of the inputs round ``number`` has held, who entered each and
+    when, oldest first, numbered after revision ``after``."""
     connection = uow.connection
     version = found(repository.get_match(connection, match_id), match_id)["version"]
-    rows: list[Mapping[Any, Any]] = list(repository.list_revisions(connection, match_id, number))
+    recorded = repository.count_revisions(connection, match_id, number)
+    last = repository.last_revision_action(connection, match_id, number) if recorded else None
     current = repository.get_round(connection, match_id, number)
-    if current is not None and _unrecorded(rows[-1]["action"] if rows else None):
-        rows.append(_entered(current))
-    if not rows:
+    # The input a round holds now is recorded only once it is replaced (_keep_entered):
+    # until then it is the last revision, read from the round itself.
+    unrecorded = current if current is not None and _unrecorded(last) else None
+    count = recorded + (unrecorded is not None)
+    if count == 0:
         raise RoundNotFound(f"the match has no round {number}, and never had")
+    rows: list[Mapping[Any, Any]] = []
+    if after < recorded:
+        rows.extend(
+            repository.list_revisions(connection, match_id, number, after=after, limit=limit)
+        )
+    if unrecorded is not None and after + len(rows) == recorded and len(rows) < limit:
+        rows.append(_entered(unrecorded))
     history = RoundHistory(
         number=number,
         items=[
@@ -310,7 +332,7 @@ def round_history(uow: UnitOfWork, match_id: str, number: int) -> tuple[RoundHis
                 by=row["by"],
                 recorded_at=row["recorded_at"],
             )
-            for index, row in enumerate(rows, start=1)
+            for index, row in enumerate(rows, start=after + 1)
         ],
     )
-    return history, version
+    return HistoryPage(history=history, version=version, revision_count=count)

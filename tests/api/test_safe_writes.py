@@ -256,6 +256,57 @@ def test_history_of_rounds_removed_or_corrected_twice(table: Table) -> None:
     assert second[0]["input"]["amounts"] == [-2, 1, 1] and second[1]["input"] is None
 
 
+def _history_pages(table: Table, number: int, limit: int) -> list[Any]:
+    """Every page of a round's history, following ``next`` from the first."""
+    response = table.client.get(
+        f"{table.url}/rounds/{number}/history?limit={limit}", headers=table.auth()
+    )
+    pages = [response]
+    while (next_url := response.json()["next"]) is not None:
+        assert response.headers["link"] == f'<{next_url}>; rel="next"'
+        response = table.client.get(next_url, headers=table.auth())
+        pages.append(response)
+    assert all(page.status_code == 200 for page in pages)
+    assert "link" not in pages[-1].headers
+    return pages
+
+
+def test_history_comes_a_page_at_a_time_and_following_next_gives_each_input_once(
+    table: Table,
+) -> None:
+    """A round corrected again and again has a history as long: it is answered in
+    pages, like the rounds, each revision once and in order; the input the round
+    holds now, never replaced, is the last revision of the last page."""
+    table.round(amounts(2, -1, -1), who=0)
+    for k in range(1, 6):
+        assert table.put("/rounds/1", amounts(2 * k, -k, -k), who=k % 3).status_code == 200
+    table.round(amounts(-2, 1, 1), who=1)  # round 2: entered, never replaced
+    whole = table.get("/rounds/1/history").json()
+    assert whole["next"] is None and len(whole["items"]) == 6
+
+    pages = _history_pages(table, 1, limit=4)
+    assert [len(page.json()["items"]) for page in pages] == [4, 2]
+    items = [item for page in pages for item in page.json()["items"]]
+    assert items == whole["items"]
+    assert [item["revision"] for item in items] == [1, 2, 3, 4, 5, 6]
+    assert pages[0].json()["next"].endswith("/rounds/1/history?after=4&limit=4")
+    assert len({page.headers["etag"] for page in pages}) == 1
+
+    two = [page.json()["items"] for page in _history_pages(table, 2, limit=1)]
+    assert [(item["revision"], item["action"]) for page in two for item in page] == [(1, "entered")]
+    table.delete("/rounds/2", who=2)
+    table.round(amounts(4, -2, -2), who=0)  # entered again after its removal
+    again = [page.json()["items"] for page in _history_pages(table, 2, limit=2)]
+    assert [[(i["revision"], i["action"], i["by"]) for i in page] for page in again] == [
+        [(1, "entered", "seat:1"), (2, "removed", "seat:2")],
+        [(3, "entered", "seat:0")],
+    ]
+    past = table.get("/rounds/2/history?after=3")
+    assert past.status_code == 200 and past.json() == {"number": 2, "items": [], "next": None}
+    bad = table.get("/rounds/1/history?limit=0")
+    assert bad.status_code == 422 and "limit" in bad.text
+
+
 def test_a_write_whose_use_case_skips_the_access_check_is_not_committed(
     table: Table, database_url: str
 ) -> None:

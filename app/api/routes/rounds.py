@@ -37,6 +37,16 @@ RoundNumber = Annotated[
     Path(ge=1, le=1_000_000, description="1 for the first round"),
     BeforeValidator(_digits),
 ]
+After = Annotated[
+    int,
+    Query(ge=0, le=1_000_000, description="Start after this number (0: from the first)"),
+    BeforeValidator(_digits),
+]
+Limit = Annotated[
+    int,
+    Query(ge=1, le=rounds.MAX_PAGE, description="At most this many items"),
+    BeforeValidator(_digits),
+]
 LINK_HEADER = {
     "Link": {
         "description": 'The next page, `<url>; rel="next"`, when there is one',
@@ -96,20 +106,12 @@ async def list_rounds(
     db: DbDep,
     match_id: str,
     request: Request,
-    after: Annotated[
-        int,
-        Query(ge=0, le=1_000_000, description="Start after this round number (0: from round 1)"),
-        BeforeValidator(_digits),
-    ] = 0,
-    limit: Annotated[
-        int,
-        Query(ge=1, le=rounds.MAX_PAGE, description="At most this many rounds"),
-        BeforeValidator(_digits),
-    ] = rounds.MAX_PAGE,
+    after: After = 0,
+    limit: Limit = rounds.MAX_PAGE,
     if_none_match: IfNoneMatchHeader = None,
 ) -> Response:
-    """The rounds of the match with their input and result, in order; follow `next` (or
-    the `Link` header) for the following page."""
+    """The rounds of the match with their input and result, in order, numbered after
+    round `after`; follow `next` (or the `Link` header) for the following page."""
     page = await read(
         db,
         access,
@@ -118,13 +120,23 @@ async def list_rounds(
     )
     if (not_modified := unchanged(if_none_match, page.version)) is not None:
         return not_modified
-    next_url = None
-    if page.items and page.items[-1].number < page.round_count:
-        query = urlencode({"after": page.items[-1].number, "limit": limit})
-        next_url = f"{request.url.path}?{query}"
-    response = model_response(RoundList(items=page.items, next=next_url), page.version)
-    if next_url is not None:
-        response.headers["Link"] = f'<{next_url}>; rel="next"'
+    last = page.items[-1].number if page.items else None
+    next_url = _next_page(request, last, page.round_count, limit)
+    return _page(RoundList(items=page.items, next=next_url), page.version)
+
+
+def _next_page(request: Request, last: int | None, count: int, limit: int) -> str | None:
+    """The URL of the page after the one that ended at number ``last`` of ``count``."""
+    if last is None or last >= count:
+        return None
+    return f"{request.url.path}?{urlencode({'after': last, 'limit': limit})}"
+
+
+def _page(body: RoundList | RoundHistory, version: int) -> Response:
+    """A page, tagged with the match version, its ``next`` also in the Link header."""
+    response = model_response(body, version)
+    if body.next is not None:
+        response.headers["Link"] = f'<{body.next}>; rel="next"'
     return response
 
 
@@ -153,21 +165,38 @@ async def get_round(
     "/{number}/history",
     response_model=RoundHistory,
     name="getRoundHistory",
-    summary="Every input a round has held",
-    responses={200: {"headers": ETAG_HEADER}, **NOT_MODIFIED, **responses(401, 403, 404, 422)},
+    summary="Every input a round has held, a page at a time",
+    responses={
+        200: {"headers": {**ETAG_HEADER, **LINK_HEADER}},
+        **NOT_MODIFIED,
+        **responses(401, 403, 404, 422),
+    },
 )
 async def get_round_history(
     access: ReaderDep,
     db: DbDep,
     match_id: str,
     number: RoundNumber,
+    request: Request,
+    after: After = 0,
+    limit: Limit = rounds.MAX_PAGE,
     if_none_match: IfNoneMatchHeader = None,
 ) -> Response:
-    """Each entry, correction and removal of this round number, who made it and when."""
-    history, version = await read(
-        db, access, lambda uow: rounds.round_history(uow, match_id, number), snapshot=True
+    """Each entry, correction and removal of this round number, who made it and when,
+    oldest first, numbered after revision `after`; follow `next` (or the `Link`
+    header) for the following page."""
+    page = await read(
+        db,
+        access,
+        lambda uow: rounds.round_history(uow, match_id, number, after=after, limit=limit),
+        snapshot=True,
     )
-    return unchanged(if_none_match, version) or model_response(history, version)
+    if (not_modified := unchanged(if_none_match, page.version)) is not None:
+        return not_modified
+    items = page.history.items
+    last = items[-1].revision if items else None
+    next_url = _next_page(request, last, page.revision_count, limit)
+    return _page(page.history.model_copy(update={"next": next_url}), page.version)
 
 
 @router.put(
