@@ -16,6 +16,18 @@ export function byText(by, names) {
   return String(by);
 }
 
+/** A round's whole history: its pages (at most 100 revisions each), following `next`. */
+export async function wholeHistory(path, token) {
+  const first = await request("GET", `${path}/history`, { token });
+  const items = [...first.items];
+  for (let next = first.next; next; ) {
+    const page = await request("GET", next, { token });
+    items.push(...page.items);
+    next = page.next;
+  }
+  return { ...first, items, next: null };
+}
+
 /** One line for a round's input, of any round type. */
 export function inputText(input, names, teams) {
   if (!input) return "";
@@ -92,7 +104,7 @@ export class RoundPanel {
     const number = this.number;
     const { id, token } = this.table;
     const path = `/v1/matches/${encodeURIComponent(id)}/rounds/${number}`;
-    this.loading = Promise.all([call("GET", path, { token }), request("GET", `${path}/history`, { token })]);
+    this.loading = Promise.all([call("GET", path, { token }), wholeHistory(path, token)]);
     let round;
     let etag;
     let history;

@@ -600,3 +600,30 @@ def test_a_viewer_cannot_write_and_a_replaced_link_stops_working(
     assert_sheet_as_api(page, server, match_id, host_token)
     viewer.check_clean()
     player.check_clean()
+
+
+def test_a_round_corrected_past_one_page_of_history_shows_every_revision(
+    browser: Browser, server: LiveServer, phones: list[Phone]
+) -> None:
+    """The API answers a round's history 100 revisions a page; the round panel
+    follows `next` and lists them all, the last correction last."""
+    created = create(server, {"game": "asszorti", "players": NAMES})
+    match_id, host_token = created["id"], created["tokens"]["host"]
+    rounds = f"/v1/matches/{match_id}/rounds"
+    body = {"type": "asszorti_amounts", "amounts": [2, -1, -1]}
+    assert api(server, "POST", rounds, host_token, json=body).status_code == 201
+    for k in range(1, 102):
+        n = k % 10 + 1
+        amounts = {"type": "asszorti_amounts", "amounts": [-2 * n, n, n]}
+        assert api(server, "PUT", f"{rounds}/1", host_token, json=amounts).status_code == 200
+    first = api(server, "GET", f"{rounds}/1/history", host_token).json()
+    assert len(first["items"]) == 100 and first["next"] is not None
+
+    page = new_phone(phones, browser, server).open(created["tokens"]["links"]["viewer"])
+    page.wait_for_selector("#viewer-note")
+    page.click('#sheet button.round-open[data-round="1"]')
+    history = page.locator("#round-history li")
+    expect(history).to_have_count(102)
+    assert history.last.get_attribute("data-revision") == "102"
+    assert history.last.get_attribute("data-action") == "corrected"
+    assert history.first.get_attribute("data-action") == "entered"
