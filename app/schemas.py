@@ -376,6 +376,7 @@ class HostRecovery(StrictModel):
 
 
 _EVENT_EXAMPLE: dict[str, Any] = {
+    "event": 1,
     "action": "token_reissued",
     "role": "player",
     "seat": 1,
@@ -389,6 +390,7 @@ class MatchEventRead(Read):
 
     model_config = ConfigDict(json_schema_extra={"examples": [_EVENT_EXAMPLE]})
 
+    event: int = Field(description="1 for the match's first, in the order they happened")
     action: Literal["token_reissued", "host_token_recovered"]
     role: TokenRole | None
     seat: int | None
@@ -397,11 +399,20 @@ class MatchEventRead(Read):
 
 
 class MatchHistory(Read):
-    """Token changes, oldest first (each round's own history is at its /history)."""
+    """A page of the token changes, oldest first (each round's own history is at its
+    /history); ``next`` is where the following page is."""
 
-    model_config = ConfigDict(json_schema_extra={"examples": [{"items": [_EVENT_EXAMPLE]}]})
+    model_config = ConfigDict(
+        json_schema_extra={"examples": [{"items": [_EVENT_EXAMPLE], "next": None}]}
+    )
 
     items: list[MatchEventRead]
+    next: str | None = Field(
+        None,
+        description='The URL of the next page (also sent as a `Link: <...>; rel="next"` '
+        "header); null on the last page",
+        examples=["/v1/matches/4f1c2a9e0b7d4e6f8a1b2c3d4e5f6a7b/history?after=100&limit=100"],
+    )
 
 
 class Tokens(Read):

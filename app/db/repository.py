@@ -80,6 +80,13 @@ _EVENTS = (
     select(MATCH_EVENT)
     .where(MATCH_EVENT.c.match_id == bindparam("match_id"))
     .order_by(MATCH_EVENT.c.id)
+    .offset(bindparam("after"))
+    .limit(bindparam("limit"))
+)
+_EVENT_COUNT = (
+    select(func.count())
+    .select_from(MATCH_EVENT)
+    .where(MATCH_EVENT.c.match_id == bindparam("match_id"))
 )
 
 _ROUNDS_OF = ROUND.c.match_id == bindparam("match_id")
@@ -205,9 +212,18 @@ def insert_event(connection: Connection, values: Mapping[str, Any]) -> None:
     connection.execute(_INSERT_MATCH_EVENT, [dict(values)])
 
 
-def list_events(connection: Connection, match_id: str) -> Sequence[RowMapping]:
-    """What happened to a match besides its rounds, oldest first."""
-    return connection.execute(_EVENTS, {"match_id": match_id}).mappings().all()
+def list_events(
+    connection: Connection, match_id: str, *, after: int, limit: int
+) -> Sequence[RowMapping]:
+    """Up to ``limit`` of what happened to a match besides its rounds, oldest first,
+    after the first ``after``."""
+    params = {"match_id": match_id, "after": after, "limit": limit}
+    return connection.execute(_EVENTS, params).mappings().all()
+
+
+def count_events(connection: Connection, match_id: str) -> int:
+    """How many things happened to a match besides its rounds."""
+    return int(connection.execute(_EVENT_COUNT, {"match_id": match_id}).scalar_one())
 
 
 def insert_round(connection: Connection, values: Mapping[str, Any]) -> None:

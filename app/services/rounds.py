@@ -46,8 +46,6 @@ from app.services.state import (
 )
 from app.services.writes import WriteRequest, check_writable, lock_match_as
 
-MAX_PAGE = 100  # rounds in one page of GET .../rounds
-
 
 @dataclass(frozen=True, slots=True)
 class RoundWritten:

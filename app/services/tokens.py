@@ -85,18 +85,23 @@ def recover_host(uow: UnitOfWork, match_id: str, recovery_code: str) -> Issued:
     return _replace(uow, state, Role.HOST, None, "recovery", "host_token_recovered")
 
 
-def history(uow: UnitOfWork, match_id: str) -> MatchHistory:
-    """The match's token changes, oldest first."""
-    found(repository.get_match(uow.connection, match_id), match_id)
-    return MatchHistory(
+def history(uow: UnitOfWork, match_id: str, *, after: int, limit: int) -> tuple[MatchHistory, int]:
+    """Up to ``limit`` of the match's token changes, oldest first, numbered after
+    ``after``; and how many there are."""
+    connection = uow.connection
+    found(repository.get_match(connection, match_id), match_id)
+    rows = repository.list_events(connection, match_id, after=after, limit=limit)
+    history = MatchHistory(
         items=[
             MatchEventRead(
+                event=event,
                 action=row["action"],
                 role=(row["detail"] or {}).get("role"),
                 seat=(row["detail"] or {}).get("seat"),
                 by=row["by"],
                 recorded_at=row["recorded_at"],
             )
-            for row in repository.list_events(uow.connection, match_id)
+            for event, row in enumerate(rows, start=after + 1)
         ]
     )
+    return history, repository.count_events(connection, match_id)

@@ -156,3 +156,34 @@ def test_a_token_says_whom_it_stands_for(table: Table) -> None:
     assert table.get("/me", who=2).json() == {"role": "player", "seat": 2}
     assert table.get("/me", who="viewer").json() == {"role": "viewer", "seat": None}
     assert table.client.get(table.url + "/me").status_code == 401
+
+
+def test_the_match_history_comes_a_page_at_a_time(table: Table) -> None:
+    """Every re-issue adds an event, so the history is answered in pages: numbered
+    events, each once and in order, following ``next`` (also the Link header)."""
+    for seat in (0, 1, 2, 0, 1):
+        assert table.post("/tokens", {"role": "player", "seat": seat}).status_code == 200
+    viewer = _bearer(table.tokens["viewer"])
+    whole = table.client.get(table.url + "/history", headers=viewer).json()
+    assert whole["next"] is None
+    assert [(e["event"], e["seat"]) for e in whole["items"]] == [
+        (1, 0),
+        (2, 1),
+        (3, 2),
+        (4, 0),
+        (5, 1),
+    ]
+    response = table.client.get(table.url + "/history?limit=2", headers=viewer)
+    pages = [response]
+    while (next_url := response.json()["next"]) is not None:
+        assert response.headers["link"] == f'<{next_url}>; rel="next"'
+        response = table.client.get(next_url, headers=viewer)
+        pages.append(response)
+    assert [len(page.json()["items"]) for page in pages] == [2, 2, 1]
+    assert [e for page in pages for e in page.json()["items"]] == whole["items"]
+    assert pages[0].json()["next"] == f"{table.url}/history?after=2&limit=2"
+    assert "link" not in pages[-1].headers
+    past = table.client.get(table.url + "/history?after=5", headers=viewer)
+    assert past.status_code == 200 and past.json() == {"items": [], "next": None}
+    bad = table.client.get(table.url + "/history?after=-1", headers=viewer)
+    assert bad.status_code == 422 and "after" in bad.text

@@ -1,14 +1,14 @@
 """Rounds: enter, list (a page at a time), read, correct, remove the last, history."""
 
 from typing import Annotated
-from urllib.parse import urlencode
 
-from fastapi import APIRouter, Body, Path, Query, Request, Response
+from fastapi import APIRouter, Body, Path, Request, Response
 from pydantic import BeforeValidator
 
 from app.api.deps import DbDep, PlayerDep, ReaderDep, SettingsDep
 from app.api.etag import ETAG_HEADER, NOT_MODIFIED, IfNoneMatchHeader, model_response, unchanged
 from app.api.headers import CREATED, IdempotencyKeyHeader, IfMatchHeader, if_match, once
+from app.api.pages import LINK_HEADER, MAX_PAGE, After, Limit, digits, next_page, page_response
 from app.api.problems import responses
 from app.api.reads import read
 from app.api.strict_json import StrictJSONRoute
@@ -23,36 +23,12 @@ router = APIRouter(
 )
 
 
-def _digits(value: object) -> object:
-    """A number in a path or query is written in digits only: ``1``, never ``1.0``,
-    ``+1`` or `` 1`` (pydantic would read those as 1)."""
-    if isinstance(value, str) and not (value.isascii() and value.isdigit()):
-        raise ValueError("must be written in digits only")
-    return value
-
-
-# (The validator comes after Path and Query: so their bounds stay in the schema.)
+# (The validator comes after Path: so its bounds stay in the schema.)
 RoundNumber = Annotated[
     int,
     Path(ge=1, le=1_000_000, description="1 for the first round"),
-    BeforeValidator(_digits),
+    BeforeValidator(digits),
 ]
-After = Annotated[
-    int,
-    Query(ge=0, le=1_000_000, description="Start after this number (0: from the first)"),
-    BeforeValidator(_digits),
-]
-Limit = Annotated[
-    int,
-    Query(ge=1, le=rounds.MAX_PAGE, description="At most this many items"),
-    BeforeValidator(_digits),
-]
-LINK_HEADER = {
-    "Link": {
-        "description": 'The next page, `<url>; rel="next"`, when there is one',
-        "schema": {"type": "string"},
-    }
-}
 
 
 @router.post(
@@ -107,7 +83,7 @@ async def list_rounds(
     match_id: str,
     request: Request,
     after: After = 0,
-    limit: Limit = rounds.MAX_PAGE,
+    limit: Limit = MAX_PAGE,
     if_none_match: IfNoneMatchHeader = None,
 ) -> Response:
     """The rounds of the match with their input and result, in order, numbered after
@@ -121,23 +97,8 @@ async def list_rounds(
     if (not_modified := unchanged(if_none_match, page.version)) is not None:
         return not_modified
     last = page.items[-1].number if page.items else None
-    next_url = _next_page(request, last, page.round_count, limit)
-    return _page(RoundList(items=page.items, next=next_url), page.version)
-
-
-def _next_page(request: Request, last: int | None, count: int, limit: int) -> str | None:
-    """The URL of the page after the one that ended at number ``last`` of ``count``."""
-    if last is None or last >= count:
-        return None
-    return f"{request.url.path}?{urlencode({'after': last, 'limit': limit})}"
-
-
-def _page(body: RoundList | RoundHistory, version: int) -> Response:
-    """A page, tagged with the match version, its ``next`` also in the Link header."""
-    response = model_response(body, version)
-    if body.next is not None:
-        response.headers["Link"] = f'<{body.next}>; rel="next"'
-    return response
+    next_url = next_page(request, last, page.round_count, limit)
+    return page_response(RoundList(items=page.items), next_url, page.version)
 
 
 @router.get(
@@ -179,7 +140,7 @@ async def get_round_history(
     number: RoundNumber,
     request: Request,
     after: After = 0,
-    limit: Limit = rounds.MAX_PAGE,
+    limit: Limit = MAX_PAGE,
     if_none_match: IfNoneMatchHeader = None,
 ) -> Response:
     """Each entry, correction and removal of this round number, who made it and when,
@@ -195,8 +156,8 @@ async def get_round_history(
         return not_modified
     items = page.history.items
     last = items[-1].revision if items else None
-    next_url = _next_page(request, last, page.revision_count, limit)
-    return _page(page.history.model_copy(update={"next": next_url}), page.version)
+    next_url = next_page(request, last, page.revision_count, limit)
+    return page_response(page.history, next_url, page.version)
 
 
 @router.put(

@@ -6,6 +6,7 @@ from fastapi import APIRouter, Body, Request, Response
 
 from app.api.deps import DbDep, HostDep, ReaderDep, SettingsDep, principal_of
 from app.api.links import base_url, join_link
+from app.api.pages import LINK_HEADER, MAX_PAGE, After, Limit, next_page, page_response
 from app.api.problems import responses
 from app.api.reads import read
 from app.api.strict_json import StrictJSONRoute
@@ -106,9 +107,25 @@ async def get_token_owner(access: ReaderDep, db: DbDep, match_id: str) -> TokenO
     "/history",
     response_model=MatchHistory,
     name="getMatchHistory",
-    summary="The match's token changes, oldest first",
-    responses=responses(401, 403, 404),
+    summary="The match's token changes, oldest first, a page at a time",
+    responses={200: {"headers": LINK_HEADER}, **responses(401, 403, 404, 422)},
 )
-async def get_match_history(access: ReaderDep, db: DbDep, match_id: str) -> MatchHistory:
-    """Each token re-issued, and each host token recovered: which, by whom, when."""
-    return await read(db, access, lambda uow: tokens.history(uow, match_id), snapshot=True)
+async def get_match_history(
+    access: ReaderDep,
+    db: DbDep,
+    match_id: str,
+    request: Request,
+    after: After = 0,
+    limit: Limit = MAX_PAGE,
+) -> Response:
+    """Each token re-issued, and each host token recovered: which, by whom, when;
+    numbered after event `after`; follow `next` (or the `Link` header) for the
+    following page."""
+    history, count = await read(
+        db,
+        access,
+        lambda uow: tokens.history(uow, match_id, after=after, limit=limit),
+        snapshot=True,
+    )
+    last = history.items[-1].event if history.items else None
+    return page_response(history, next_page(request, last, count, limit))
