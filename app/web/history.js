@@ -1,7 +1,8 @@
 // A round opened from the sheet: what it holds, who dealt and entered it, its history
-// (GET …/rounds/{n}/history: every input the round has held, who changed what and when),
+// (GET …/rounds/{n}/history, a page at a time: every input the round has held, who
+// changed what and when),
 // and, for a player or the host while the match is not ended, "Correct this round".
-import { ApiError, call, request } from "./api.js";
+import { ApiError, call } from "./api.js";
 import { clear, h } from "./dom.js";
 import { language, t } from "./i18n.js";
 import { handText, signed } from "./hand.js";
@@ -16,16 +17,24 @@ export function byText(by, names) {
   return String(by);
 }
 
-/** A round's whole history: its pages (at most 100 revisions each), following `next`. */
+/** The match version an ETag ("v7") names; null without one. */
+function versionOf(etag) {
+  return etag ? Number(etag.replace(/[^0-9]/g, "")) : null;
+}
+
+/** A round's whole history, its pages (at most 100 revisions each) read following
+ * `next`, and the match versions the pages were read at. */
 export async function wholeHistory(path, token) {
-  const first = await request("GET", `${path}/history`, { token });
-  const items = [...first.items];
-  for (let next = first.next; next; ) {
-    const page = await request("GET", next, { token });
-    items.push(...page.items);
-    next = page.next;
+  const first = await call("GET", `${path}/history`, { token });
+  const items = [...first.data.items];
+  const versions = [versionOf(first.etag)];
+  for (let next = first.data.next; next; ) {
+    const page = await call("GET", next, { token });
+    items.push(...page.data.items);
+    versions.push(versionOf(page.etag));
+    next = page.data.next;
   }
-  return { ...first, items, next: null };
+  return { history: { ...first.data, items, next: null }, versions };
 }
 
 /** One line for a round's input, of any round type. */
@@ -108,11 +117,12 @@ export class RoundPanel {
     let round;
     let etag;
     let history;
+    let versions;
     try {
-      const [read, revisions] = await this.loading;
+      const [read, whole] = await this.loading;
       round = read.data;
       etag = read.etag;
-      history = revisions;
+      ({ history, versions } = whole);
     } catch (error) {
       if (number !== this.number) return;
       if (error instanceof ApiError && error.code === "round_not_found") {
@@ -126,7 +136,10 @@ export class RoundPanel {
       this.loading = null;
     }
     if (number !== this.number) return;
-    this.version = etag ? Number(etag.replace(/[^0-9]/g, "")) : this.table.match.version;
+    // The oldest version any of its reads saw: a change that landed between them
+    // (a correction after the history was read, say) makes the panel read again.
+    const seen = [versionOf(etag), ...versions].filter((version) => version !== null);
+    this.version = seen.length ? Math.min(...seen) : this.table.match.version;
     this.draw(round, etag, history, null);
     // A change that landed while it was read: read it once more.
     if (this.table.match && this.table.match.version !== this.version) this.follow();

@@ -301,6 +301,14 @@ def test_history_comes_a_page_at_a_time_and_following_next_gives_each_input_once
         [(1, "entered", "seat:1"), (2, "removed", "seat:2")],
         [(3, "entered", "seat:0")],
     ]
+    # A correction between two page reads: the next page goes on where the first
+    # stopped, and ends with it.
+    first = table.get("/rounds/1/history?limit=4").json()
+    assert table.put("/rounds/1", amounts(-2, 1, 1), who=2).status_code == 200
+    rest = table.client.get(first["next"], headers=table.auth()).json()
+    assert [i["revision"] for i in first["items"] + rest["items"]] == list(range(1, 8))
+    assert rest["items"][:2] == whole["items"][4:] and rest["next"] is None
+    assert rest["items"][-1]["input"]["amounts"] == [-2, 1, 1]
     past = table.get("/rounds/2/history?after=3")
     assert past.status_code == 200 and past.json() == {"number": 2, "items": [], "next": None}
     bad = table.get("/rounds/1/history?limit=0")
