@@ -93,9 +93,7 @@ def read_match(uow: UnitOfWork, access: Access) -> MatchRead:
     return match_read(MatchState.load(row))
 
 
-def update_match(
-    uow: UnitOfWork, request: WriteRequest, match_id: str, body: MatchUpdate
-) -> MatchRead:
+def update_match(uow: UnitOfWork, request: WriteRequest, body: MatchUpdate) -> MatchRead:
     """Change settings or names; the status is re-evaluated against the new settings."""
     state, _ = lock_match_as(uow, request)
     game = state.game
@@ -166,7 +164,7 @@ def _check_settings_change(state: MatchState, new: StrictModel) -> None:
         raise rule_error(error) from None
 
 
-def end_match(uow: UnitOfWork, request: WriteRequest, match_id: str) -> MatchRead:
+def end_match(uow: UnitOfWork, request: WriteRequest) -> MatchRead:
     """End match: bank the sheet as it stands, name the winner, record who ended it."""
     state, who = lock_match_as(uow, request)
     check_writable(state, request)

@@ -141,9 +141,10 @@ def _keep_entered(uow: UnitOfWork, row: Mapping[Any, Any]) -> None:
 
 
 def add_round(
-    uow: UnitOfWork, request: WriteRequest, match_id: str, body: RoundInput, *, max_rounds: int
+    uow: UnitOfWork, request: WriteRequest, body: RoundInput, *, max_rounds: int
 ) -> RoundWritten:
     """Enter the next round: O(1) in the match's length, from the match's stored sheet."""
+    match_id = request.match_id
     state, who = lock_match_as(uow, request)
     score = score_round(state.game, body, state.settings)
     check_writable(state, request)
@@ -179,14 +180,14 @@ def _existing(state: MatchState, number: int) -> None:
 
 
 def replace_round(
-    uow: UnitOfWork, request: WriteRequest, match_id: str, number: int, body: RoundInput
+    uow: UnitOfWork, request: WriteRequest, number: int, body: RoundInput
 ) -> RoundWritten:
     """Correct a round; every later row of the sheet follows.
 
     Rounds store their own points, not the sheet, so only this round, its revision
     and the match's stored sheet are written: the new sheet is one fold over the points.
     """
-    connection = uow.connection
+    connection, match_id = uow.connection, request.match_id
     state, who = lock_match_as(uow, request)
     _existing(state, number)
     score = score_round(state.game, body, state.settings)
@@ -234,10 +235,10 @@ def replace_round(
     return RoundWritten(written, int(saved.row["version"]))
 
 
-def delete_round(uow: UnitOfWork, request: WriteRequest, match_id: str, number: int) -> int:
+def delete_round(uow: UnitOfWork, request: WriteRequest, number: int) -> int:
     """Remove the last round (undo); a decided match reopens if no longer decided.
     The match version the removal made."""
-    connection = uow.connection
+    connection, match_id = uow.connection, request.match_id
     state, who = lock_match_as(uow, request)
     _existing(state, number)
     check_writable(state, request)

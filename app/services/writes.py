@@ -22,6 +22,11 @@ class WriteRequest:
     access: Access
     expected_versions: frozenset[int] | None = None
 
+    @property
+    def match_id(self) -> str:
+        """The match the change is for: the one the caller's claim names."""
+        return self.access.match_id
+
 
 def etag(version: int) -> str:
     """The strong ETag of a match version, as error messages quote it."""

@@ -43,7 +43,7 @@ def test_concurrent_writers_number_rounds_without_gaps(database_url: str) -> Non
         numbers = []
         for _ in range(ROUNDS_EACH):
             written = await db.run(
-                lambda uow: rounds.add_round(uow, host, match_id, HAND, max_rounds=5000),
+                lambda uow: rounds.add_round(uow, host, HAND, max_rounds=5000),
                 write=True,
             )
             numbers.append(written.round.number)
@@ -78,9 +78,7 @@ def test_a_read_unit_of_work_sees_one_state(database_url: str) -> None:
     with db.unit_of_work(snapshot=True) as uow:
         match = repository.get_match(uow.connection, match_id)
         asyncio.run(  # another connection commits a round meanwhile
-            writer.run(
-                lambda w: rounds.add_round(w, host, match_id, HAND, max_rounds=5000), write=True
-            )
+            writer.run(lambda w: rounds.add_round(w, host, HAND, max_rounds=5000), write=True)
         )
         seen = repository.page_of_rounds(uow.connection, match_id, after=0, limit=100)
     assert match is not None

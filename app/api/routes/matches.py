@@ -93,7 +93,7 @@ async def update_match(
     expected = if_match(versions)
 
     def work(uow: UnitOfWork) -> Answer:
-        match = matches.update_match(uow, WriteRequest(access, expected), match_id, body)
+        match = matches.update_match(uow, WriteRequest(access, expected), body)
         return Answer(200, match, etag(match.version))
 
     return await answer_write(db, access, None, work)
@@ -117,7 +117,7 @@ async def end_match(
     expected = if_match(versions)
 
     def work(uow: UnitOfWork) -> Answer:
-        match = matches.end_match(uow, WriteRequest(access, expected), match_id)
+        match = matches.end_match(uow, WriteRequest(access, expected))
         return Answer(200, match, etag(match.version))
 
     key_of = once(key, scope=match_id, request="POST end", body=None)

@@ -56,9 +56,7 @@ async def create_round(
 
     def work(uow: UnitOfWork) -> Answer:
         request = WriteRequest(access, expected)
-        written = rounds.add_round(
-            uow, request, match_id, body, max_rounds=settings.max_rounds_per_match
-        )
+        written = rounds.add_round(uow, request, body, max_rounds=settings.max_rounds_per_match)
         location = f"/v1/matches/{match_id}/rounds/{written.round.number}"
         return Answer(201, written.round, {"Location": location, **etag(written.version)})
 
@@ -179,7 +177,7 @@ async def replace_round(
     expected = if_match(versions)
 
     def work(uow: UnitOfWork) -> Answer:
-        written = rounds.replace_round(uow, WriteRequest(access, expected), match_id, number, body)
+        written = rounds.replace_round(uow, WriteRequest(access, expected), number, body)
         return Answer(200, written.round, etag(written.version))
 
     return await answer_write(db, access, None, work)
@@ -203,7 +201,7 @@ async def delete_round(
     expected = if_match(versions)
 
     def work(uow: UnitOfWork) -> Answer:
-        version = rounds.delete_round(uow, WriteRequest(access, expected), match_id, number)
+        version = rounds.delete_round(uow, WriteRequest(access, expected), number)
         return Answer(204, None, etag(version))
 
     return await answer_write(db, access, None, work)
