@@ -8,12 +8,14 @@ each once per process (its compiled cache) and the column types convert values
 
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
+from functools import cache
 from typing import Any
 
 import orjson
 from sqlalchemy import (
     Connection,
     RowMapping,
+    Select,
     Text,
     bindparam,
     cast,
@@ -338,17 +340,7 @@ _CHANGED_SINCE = (
     .order_by(MATCH_CHANGE.c.id)
     .limit(bindparam("limit"))
 )
-# PostgreSQL: the change inserted and every listening process told of it, in one
-# statement (one round trip); the notification is sent when the transaction commits.
-_CHANGE_INSERTED = (
-    insert(MATCH_CHANGE)
-    .values(
-        {name: bindparam(name) for name in ("match_id", "version", "kind", "payload", "created_at")}
-    )
-    .returning(MATCH_CHANGE.c.match_id)
-    .cte("inserted")
-)
-_INSERT_CHANGE_NOTIFYING = select(func.pg_notify(bindparam("channel"), _CHANGE_INSERTED.c.match_id))
+_CHANGE_COLUMNS = ("match_id", "version", "kind", "payload", "created_at")
 _LAST_CHANGE_ID = select(func.coalesce(func.max(MATCH_CHANGE.c.id), 0))
 _GET_TICKET = select(STREAM_TICKET).where(STREAM_TICKET.c.id == bindparam("id"))
 _PRUNE_TICKETS = delete(STREAM_TICKET).where(STREAM_TICKET.c.expires_at < bindparam("now"))
@@ -380,13 +372,43 @@ def last_change_id(connection: Connection) -> int:
     return int(connection.execute(_LAST_CHANGE_ID).scalar_one())
 
 
-def insert_change_notifying(
-    connection: Connection, values: Mapping[str, Any], *, channel: str
+@cache
+def _save_change_notifying(columns: frozenset[str]) -> Select[Any]:
+    """The statement of ``save_change_notifying`` for a change of these match columns,
+    built once for each set of columns a use case changes. Its parameters are named
+    ``set_<column>`` for the match, ``log_<column>`` for the change: a parameter named
+    after a column of the match would be taken for that column's new value."""
+    updated = (
+        update(MATCH)
+        .where(MATCH.c.id == bindparam("log_match_id"))
+        .values({name: bindparam(f"set_{name}") for name in sorted(columns)})
+        .returning(MATCH.c.id)
+        .cte("updated")
+    )
+    logged = (
+        insert(MATCH_CHANGE)
+        .values({name: bindparam(f"log_{name}") for name in _CHANGE_COLUMNS})
+        .returning(MATCH_CHANGE.c.match_id)
+        .cte("logged")
+    )
+    return select(func.pg_notify(bindparam("channel"), logged.c.match_id)).add_cte(updated)
+
+
+def save_change_notifying(
+    connection: Connection,
+    values: Mapping[str, Any],
+    change: Mapping[str, Any],
+    *,
+    channel: str,
 ) -> None:
-    """PostgreSQL: ``insert_change``, and tell every process listening on ``channel``,
-    when this transaction commits, which match changed (the payload is the match id
-    only; listeners read the change)."""
-    connection.execute(_INSERT_CHANGE_NOTIFYING, {**values, "channel": channel})
+    """PostgreSQL: ``update_match`` with ``values`` and ``insert_change`` of ``change``
+    (whose match it is) in one statement, one round trip, which also tells every
+    process listening on ``channel``, when this transaction commits, which match
+    changed (the notification's payload is the match id only; listeners read the
+    change)."""
+    params = {f"set_{name}": value for name, value in values.items()}
+    params.update({f"log_{name}": change[name] for name in _CHANGE_COLUMNS})
+    connection.execute(_save_change_notifying(frozenset(values)), {**params, "channel": channel})
 
 
 def insert_ticket(connection: Connection, values: Mapping[str, Any]) -> None:

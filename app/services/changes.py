@@ -1,5 +1,5 @@
-"""The match's change log: each change of a match, under the version it made, with
-the event a live stream sends for it. Written in the change's own transaction.
+"""A change of a match, and the match's change log: each change under the version it
+made, with the event a live stream sends for it, written with the change.
 
 Kinds: ``round_entered``, ``round_corrected``, ``round_removed``, ``match_updated``
 (settings or names), ``ended``, ``token_reissued``. Each event carries the match as
@@ -9,10 +9,12 @@ one, so a client redraws without a second request.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from app.db import repository
 from app.db.database import UnitOfWork
+from app.games.base import SheetState
 from app.schemas import MatchRead
 from app.services.state import MatchState, match_read, utcnow
 
@@ -21,10 +23,25 @@ KEEP = 256  # changes kept per match: a stream further behind gets a snapshot
 PRUNE_EVERY = 32  # versions between prunings of a match's log
 
 
-def record(uow: UnitOfWork, after: MatchState, kind: str, **extra: Any) -> MatchRead:
-    """Log a change of the match ``after`` shows (its version is the change's); the
-    match as clients read it, which the event carries."""
-    match = match_read(after)
+def save(
+    uow: UnitOfWork,
+    state: MatchState,
+    changed: Mapping[str, Any],
+    kind: str,
+    *,
+    sheet: SheetState | None = None,
+    **extra: Any,
+) -> MatchRead:
+    """Make a change of the match ``state`` shows: write ``changed`` to its row and
+    log the change under the version it makes; the match as clients now read it,
+    which the change's event carries.
+
+    ``changed`` raises the match's version by one (it is the ETag clients hold);
+    ``sheet`` is the new sheet when ``changed`` holds one (saves decoding it again).
+    On PostgreSQL the row and the log are written in one statement, one round trip.
+    """
+    assert changed["version"] == state.row["version"] + 1
+    match = match_read(state.changed(changed, sheet=sheet))
     version = match.version
     payload = {"kind": kind, "version": version, "match": match.model_dump(mode="json"), **extra}
     connection = uow.connection
@@ -37,9 +54,10 @@ def record(uow: UnitOfWork, after: MatchState, kind: str, **extra: Any) -> Match
     }
     if connection.dialect.name == "postgresql":
         # Every process's live streams are told by NOTIFY, sent at commit (app.live).
-        repository.insert_change_notifying(connection, change, channel=CHANNEL)
+        repository.save_change_notifying(connection, changed, change, channel=CHANNEL)
     else:
         # This process's hub is told after the commit; other processes poll (app.live).
+        repository.update_match(connection, match.id, changed)
         repository.insert_change(connection, change)
     if version % PRUNE_EVERY == 0:
         repository.prune_changes(connection, match.id, before=version - KEEP)

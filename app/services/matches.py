@@ -21,7 +21,6 @@ from app.services.scoring import rule_error
 from app.services.state import (
     MatchState,
     match_read,
-    save_match,
     state_to_json,
     status_of,
     utcnow,
@@ -121,8 +120,7 @@ def update_match(uow: UnitOfWork, request: WriteRequest, body: MatchUpdate) -> M
     if not changed:  # a PATCH that changes nothing leaves the version (and ETag) alone
         return match_read(state)
     changed.update(version=state.row["version"] + 1, updated_at=utcnow())
-    after = save_match(uow, state, changed)
-    return changes.record(uow, after, "match_updated")
+    return changes.save(uow, state, changed, "match_updated")
 
 
 def _check_team_names(game: Game, names: list[str]) -> None:
@@ -177,5 +175,4 @@ def end_match(uow: UnitOfWork, request: WriteRequest) -> MatchRead:
         "updated_at": now,
         "version": state.row["version"] + 1,
     }
-    after = save_match(uow, state, ended)
-    return changes.record(uow, after, "ended")
+    return changes.save(uow, state, ended, "ended")

@@ -37,7 +37,6 @@ from app.services.state import (
     fold,
     last_row,
     round_read,
-    save_match,
     state_to_json,
     status_of,
     stored_result,
@@ -65,30 +64,28 @@ class RoundPage:
     round_count: int
 
 
-def _save_match(
+def _save(
     uow: UnitOfWork,
     state: MatchState,
     sheet: SheetState,
     round_count: int,
+    kind: str,
+    *,
     now: datetime | None = None,
-) -> MatchState:
-    """Store the sheet and status after a change (at ``now``, the change's own time
-    when it has one); the match as it now is."""
-    version = int(state.row["version"]) + 1
+    **extra: Any,
+) -> int:
+    """Store the sheet and status after a change of the rounds and log it (at ``now``,
+    the change's own time when it has one); the match version the change made."""
     status = status_of(state.game, state.settings, sheet, round_count)
-    return save_match(
-        uow,
-        state,
-        {
-            "sheet": state_to_json(sheet),
-            "round_count": round_count,
-            "status": status.value,
-            "winner": winner_of(state.game, state.settings, sheet, status),
-            "version": version,
-            "updated_at": now or utcnow(),
-        },
-        sheet=sheet,
-    )
+    changed = {
+        "sheet": state_to_json(sheet),
+        "round_count": round_count,
+        "status": status.value,
+        "winner": winner_of(state.game, state.settings, sheet, status),
+        "version": int(state.row["version"]) + 1,
+        "updated_at": now or utcnow(),
+    }
+    return changes.save(uow, state, changed, kind, sheet=sheet, **extra).version
 
 
 def _revision(
@@ -168,10 +165,10 @@ def add_round(
         "updated_at": now,
     }
     repository.insert_round(uow.connection, values)
-    after = _save_match(uow, state, sheet, number, now)
     written = RoundRead.model_validate(round_read(values, cells, sheet))
-    changes.record(uow, after, "round_entered", round=written.model_dump(mode="json"))
-    return RoundWritten(written, int(after.row["version"]))
+    entered = written.model_dump(mode="json")
+    version = _save(uow, state, sheet, number, "round_entered", now=now, round=entered)
+    return RoundWritten(written, version)
 
 
 def _existing(state: MatchState, number: int) -> None:
@@ -228,11 +225,11 @@ def replace_round(
     }
     repository.update_round(connection, row["id"], updates)
     _revision(uow, who.label, match_id, number, "corrected", body)
-    saved = _save_match(uow, state, new.last, state.round_count)
     cells, sheet_after = new.row
     written = RoundRead.model_validate(round_read({**row, **updates}, cells, sheet_after))
-    changes.record(uow, saved, "round_corrected", round=written.model_dump(mode="json"))
-    return RoundWritten(written, int(saved.row["version"]))
+    corrected = written.model_dump(mode="json")
+    version = _save(uow, state, new.last, state.round_count, "round_corrected", round=corrected)
+    return RoundWritten(written, version)
 
 
 def delete_round(uow: UnitOfWork, request: WriteRequest, number: int) -> int:
@@ -250,9 +247,7 @@ def delete_round(uow: UnitOfWork, request: WriteRequest, number: int) -> int:
     _keep_entered(uow, found(repository.get_round(connection, match_id, number), match_id))
     repository.delete_round(connection, match_id, number)
     _revision(uow, who.label, match_id, number, "removed", None)
-    after = _save_match(uow, state, sheet, number - 1)
-    changes.record(uow, after, "round_removed", number=number)
-    return int(after.row["version"])
+    return _save(uow, state, sheet, number - 1, "round_removed", number=number)
 
 
 def list_rounds(uow: UnitOfWork, match_id: str, *, after: int, limit: int) -> RoundPage:

@@ -8,8 +8,6 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from app.db import repository
-from app.db.database import UnitOfWork
 from app.games import GAMES, Game
 from app.games.base import Score, SheetState, StrictModel, dealer, settle
 from app.schemas import (
@@ -89,6 +87,20 @@ class MatchState:
     def round_count(self) -> int:
         return int(self.row["round_count"])
 
+    def changed(self, changes: Mapping[str, Any], *, sheet: SheetState | None = None) -> MatchState:
+        """The match with ``changes`` made to its row (not yet written: see
+        ``app.services.changes.save``). ``sheet`` is the new sheet when ``changes`` hold
+        one (saves decoding it again)."""
+        row = {**self.row, **changes}
+        if "settings" in changes:
+            return MatchState.load(row)
+        return MatchState(
+            row=row,
+            game=self.game,
+            settings=self.settings,
+            sheet=sheet if sheet is not None else state_from_json(row["sheet"]),
+        )
+
     def dealer_of(self, number: int) -> int:
         first = int(getattr(self.settings, "first_dealer", 0))
         return dealer(first, number, self.game.seat_count)
@@ -162,31 +174,6 @@ def settlement_of(sheet: SheetState) -> list[dict[str, int]] | None:
 def match_read(state: MatchState) -> MatchRead:
     """What GET /v1/matches/{id} answers, as its model."""
     return MatchRead.model_validate(match_data(state))
-
-
-def save_match(
-    uow: UnitOfWork,
-    state: MatchState,
-    changes: Mapping[str, Any],
-    *,
-    sheet: SheetState | None = None,
-) -> MatchState:
-    """Write ``changes`` to the match row; the match as it now is.
-
-    ``sheet`` is the new sheet when ``changes`` hold one (saves decoding it again).
-    Every change raises the match's version: it is the ETag clients hold.
-    """
-    assert changes["version"] == state.row["version"] + 1
-    row = {**state.row, **changes}
-    repository.update_match(uow.connection, row["id"], changes)
-    if "settings" in changes:
-        return MatchState.load(row)
-    return MatchState(
-        row=row,
-        game=state.game,
-        settings=state.settings,
-        sheet=sheet if sheet is not None else state_from_json(row["sheet"]),
-    )
 
 
 def last_row(game: Game, points: Iterable[Sequence[int]]) -> tuple[tuple[int, ...], SheetState]:

@@ -21,7 +21,7 @@ from app.services.auth import (
     new_credential,
     recovery_matches,
 )
-from app.services.state import MatchState, save_match, utcnow
+from app.services.state import MatchState, utcnow
 from app.services.writes import WriteRequest, lock_match, lock_match_as
 
 
@@ -55,8 +55,8 @@ def _replace(
             "recorded_at": now,
         },
     )
-    after = save_match(uow, state, {"version": state.row["version"] + 1, "updated_at": now})
-    changes.record(uow, after, "token_reissued", role=role.value, seat=seat)
+    changed = {"version": state.row["version"] + 1, "updated_at": now}
+    changes.save(uow, state, changed, "token_reissued", role=role.value, seat=seat)
     return Issued(role, seat, token)
 
 
