@@ -373,11 +373,14 @@ def last_change_id(connection: Connection) -> int:
 
 
 @cache
-def _save_change_notifying(columns: frozenset[str]) -> Select[Any]:
-    """The statement of ``save_change_notifying`` for a change of these match columns,
-    built once for each set of columns a use case changes. Its parameters are named
-    ``set_<column>`` for the match, ``log_<column>`` for the change: a parameter named
-    after a column of the match would be taken for that column's new value."""
+def _save_change_notifying(
+    columns: frozenset[str], round_columns: frozenset[str] | None
+) -> Select[Any]:
+    """The statement of ``save_change_notifying`` for a change of these match columns
+    (and a round of these columns inserted), built once for each shape of change a
+    use case makes. Its parameters are named ``set_<column>`` for the match,
+    ``round_<column>`` for the round and ``log_<column>`` for the change: a parameter
+    named after a column of the match would be taken for that column's new value."""
     updated = (
         update(MATCH)
         .where(MATCH.c.id == bindparam("log_match_id"))
@@ -391,7 +394,16 @@ def _save_change_notifying(columns: frozenset[str]) -> Select[Any]:
         .returning(MATCH_CHANGE.c.match_id)
         .cte("logged")
     )
-    return select(func.pg_notify(bindparam("channel"), logged.c.match_id)).add_cte(updated)
+    statement = select(func.pg_notify(bindparam("channel"), logged.c.match_id)).add_cte(updated)
+    if round_columns is not None:
+        entered = (
+            insert(ROUND)
+            .values({name: bindparam(f"round_{name}") for name in sorted(round_columns)})
+            .returning(ROUND.c.id)
+            .cte("entered")
+        )
+        statement = statement.add_cte(entered)
+    return statement
 
 
 def save_change_notifying(
@@ -400,15 +412,21 @@ def save_change_notifying(
     change: Mapping[str, Any],
     *,
     channel: str,
+    new_round: Mapping[str, Any] | None = None,
 ) -> None:
-    """PostgreSQL: ``update_match`` with ``values`` and ``insert_change`` of ``change``
-    (whose match it is) in one statement, one round trip, which also tells every
-    process listening on ``channel``, when this transaction commits, which match
-    changed (the notification's payload is the match id only; listeners read the
-    change)."""
+    """PostgreSQL: ``update_match`` with ``values``, ``insert_change`` of ``change``
+    (whose match it is) and ``insert_round`` of ``new_round`` if there is one, in one
+    statement, one round trip, which also tells every process listening on
+    ``channel``, when this transaction commits, which match changed (the
+    notification's payload is the match id only; listeners read the change)."""
     params = {f"set_{name}": value for name, value in values.items()}
     params.update({f"log_{name}": change[name] for name in _CHANGE_COLUMNS})
-    connection.execute(_save_change_notifying(frozenset(values)), {**params, "channel": channel})
+    round_columns = None
+    if new_round is not None:
+        params.update({f"round_{name}": value for name, value in new_round.items()})
+        round_columns = frozenset(new_round)
+    statement = _save_change_notifying(frozenset(values), round_columns)
+    connection.execute(statement, {**params, "channel": channel})
 
 
 def insert_ticket(connection: Connection, values: Mapping[str, Any]) -> None:

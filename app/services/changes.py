@@ -30,6 +30,7 @@ def save(
     kind: str,
     *,
     sheet: SheetState | None = None,
+    new_round: Mapping[str, Any] | None = None,
     **extra: Any,
 ) -> MatchRead:
     """Make a change of the match ``state`` shows: write ``changed`` to its row and
@@ -37,8 +38,9 @@ def save(
     which the change's event carries.
 
     ``changed`` raises the match's version by one (it is the ETag clients hold);
-    ``sheet`` is the new sheet when ``changed`` holds one (saves decoding it again).
-    On PostgreSQL the row and the log are written in one statement, one round trip.
+    ``sheet`` is the new sheet when ``changed`` holds one (saves decoding it again);
+    ``new_round`` the row of a round the change enters. ``extra`` goes into the event.
+    On PostgreSQL the rows are written in one statement, one round trip.
     """
     assert changed["version"] == state.row["version"] + 1
     match = match_read(state.changed(changed, sheet=sheet))
@@ -54,9 +56,13 @@ def save(
     }
     if connection.dialect.name == "postgresql":
         # Every process's live streams are told by NOTIFY, sent at commit (app.live).
-        repository.save_change_notifying(connection, changed, change, channel=CHANNEL)
+        repository.save_change_notifying(
+            connection, changed, change, channel=CHANNEL, new_round=new_round
+        )
     else:
         # This process's hub is told after the commit; other processes poll (app.live).
+        if new_round is not None:
+            repository.insert_round(connection, new_round)
         repository.update_match(connection, match.id, changed)
         repository.insert_change(connection, change)
     if version % PRUNE_EVERY == 0:

@@ -72,10 +72,12 @@ def _save(
     kind: str,
     *,
     now: datetime | None = None,
+    new_round: Mapping[str, Any] | None = None,
     **extra: Any,
 ) -> int:
-    """Store the sheet and status after a change of the rounds and log it (at ``now``,
-    the change's own time when it has one); the match version the change made."""
+    """Store the sheet and status after a change of the rounds (and the round it
+    enters, ``new_round``) and log it (at ``now``, the change's own time when it has
+    one); the match version the change made."""
     status = status_of(state.game, state.settings, sheet, round_count)
     changed = {
         "sheet": state_to_json(sheet),
@@ -85,7 +87,9 @@ def _save(
         "version": int(state.row["version"]) + 1,
         "updated_at": now or utcnow(),
     }
-    return changes.save(uow, state, changed, kind, sheet=sheet, **extra).version
+    return changes.save(
+        uow, state, changed, kind, sheet=sheet, new_round=new_round, **extra
+    ).version
 
 
 def _revision(
@@ -164,10 +168,11 @@ def add_round(
         "created_at": now,
         "updated_at": now,
     }
-    repository.insert_round(uow.connection, values)
     written = RoundRead.model_validate(round_read(values, cells, sheet))
     entered = written.model_dump(mode="json")
-    version = _save(uow, state, sheet, number, "round_entered", now=now, round=entered)
+    version = _save(
+        uow, state, sheet, number, "round_entered", now=now, new_round=values, round=entered
+    )
     return RoundWritten(written, version)
 
 
