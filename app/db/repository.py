@@ -1,9 +1,10 @@
 """Every query the service runs, in SQLAlchemy Core. Functions take the unit of work's
 connection and never commit.
 
-Statements are built once, at import, with bound parameters: SQLAlchemy compiles
-each once per process (its compiled cache) and the column types convert values
-(JSON, aware UTC timestamps) the same way on SQLite and PostgreSQL.
+Statements are built once, at import, with bound parameters (PostgreSQL's statement
+of a change, ``save_change_notifying``, once for each set of columns it writes):
+SQLAlchemy compiles each once per process (its compiled cache) and the column types
+convert values (JSON, aware UTC timestamps) the same way on SQLite and PostgreSQL.
 """
 
 from collections.abc import Iterable, Mapping, Sequence
@@ -380,7 +381,11 @@ def _save_change_notifying(
     (and a round of these columns inserted), built once for each shape of change a
     use case makes. Its parameters are named ``set_<column>`` for the match,
     ``round_<column>`` for the round and ``log_<column>`` for the change: a parameter
-    named after a column of the match would be taken for that column's new value."""
+    named after a column of the match would be taken for that column's new value.
+
+    SQLAlchemy computes Python-side column defaults for one DML statement only, so
+    every value is passed explicitly: the three tables have no ``default`` or
+    ``onupdate`` of SQLAlchemy's (keep it so, or pass the value here too)."""
     updated = (
         update(MATCH)
         .where(MATCH.c.id == bindparam("log_match_id"))

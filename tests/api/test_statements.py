@@ -10,6 +10,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import event
 
@@ -73,9 +74,39 @@ def test_entering_a_round_reads_the_caller_and_the_match_in_one_statement(
         # streams told, in one statement.
         assert len(seen) == 2, _first_words(seen)
         (saved,) = writes
-        assert saved.startswith("WITH updated AS (UPDATE match SET "), saved
-        for part in ("INSERT INTO match_change ", "INSERT INTO round ", "pg_notify("):
+        assert saved.startswith("WITH "), saved
+        for part in ("UPDATE match SET ", "INSERT INTO round ", "INSERT INTO match_change "):
             assert part in saved, (part, saved)
+        assert "pg_notify(" in saved, saved
+
+
+@pytest.mark.parametrize(
+    ("method", "path", "body"),
+    [
+        ("PATCH", "", {"players": ["Anna", "Berta", "Dóra"]}),
+        ("POST", "/end", None),
+        ("PUT", "/rounds/1", amounts(-1, -1, 2)),
+        ("DELETE", "/rounds/1", None),
+        ("POST", "/tokens", {"role": "viewer"}),
+    ],
+)
+def test_every_change_is_written_and_announced_together(
+    table: Table, method: str, path: str, body: Any
+) -> None:
+    """Every write ends with the match row and the change log written, on PostgreSQL in
+    one statement that also tells the other processes (pg_notify)."""
+    table.round(amounts(2, -1, -1))
+    with statements(table.client) as seen:
+        response = table.client.request(method, table.url + path, json=body, headers=table.auth())
+    assert response.status_code in (200, 201, 204), response.text
+    sqlite = table.client.app.state.db.is_sqlite  # type: ignore[attr-defined]
+    updates = [s for s in seen if "UPDATE match SET " in s]
+    logs = [s for s in seen if "INSERT INTO match_change " in s]
+    assert len(updates) == len(logs) == 1, _first_words(seen)
+    if sqlite:
+        assert updates[0] != logs[0], _first_words(seen)
+    else:
+        assert updates == logs and "pg_notify(" in logs[0], _first_words(seen)
 
 
 def test_reading_the_match_is_one_statement(table: Table) -> None:
