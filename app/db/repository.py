@@ -341,7 +341,6 @@ _CHANGED_SINCE = (
     .order_by(MATCH_CHANGE.c.id)
     .limit(bindparam("limit"))
 )
-_CHANGE_COLUMNS = ("match_id", "version", "kind", "payload", "created_at")
 _LAST_CHANGE_ID = select(func.coalesce(func.max(MATCH_CHANGE.c.id), 0))
 _GET_TICKET = select(STREAM_TICKET).where(STREAM_TICKET.c.id == bindparam("id"))
 _PRUNE_TICKETS = delete(STREAM_TICKET).where(STREAM_TICKET.c.expires_at < bindparam("now"))
@@ -375,13 +374,14 @@ def last_change_id(connection: Connection) -> int:
 
 @cache
 def _save_change_notifying(
-    columns: frozenset[str], round_columns: frozenset[str] | None
+    columns: frozenset[str], change_columns: frozenset[str], round_columns: frozenset[str] | None
 ) -> Select[Any]:
-    """The statement of ``save_change_notifying`` for a change of these match columns
-    (and a round of these columns inserted), built once for each shape of change a
-    use case makes. Its parameters are named ``set_<column>`` for the match,
-    ``round_<column>`` for the round and ``log_<column>`` for the change: a parameter
-    named after a column of the match would be taken for that column's new value.
+    """The statement of ``save_change_notifying`` for a change of these match columns,
+    logged with these columns (and a round of these columns inserted), built once for
+    each shape of change a use case makes. Its parameters are named ``set_<column>``
+    for the match, ``log_<column>`` for the change and ``round_<column>`` for the
+    round: a parameter named after a column of the match would be taken for that
+    column's new value.
 
     SQLAlchemy computes Python-side column defaults for one DML statement only, so
     every value is passed explicitly: the three tables have no ``default`` or
@@ -395,7 +395,7 @@ def _save_change_notifying(
     )
     logged = (
         insert(MATCH_CHANGE)
-        .values({name: bindparam(f"log_{name}") for name in _CHANGE_COLUMNS})
+        .values({name: bindparam(f"log_{name}") for name in sorted(change_columns)})
         .returning(MATCH_CHANGE.c.match_id)
         .cte("logged")
     )
@@ -425,12 +425,12 @@ def save_change_notifying(
     ``channel``, when this transaction commits, which match changed (the
     notification's payload is the match id only; listeners read the change)."""
     params = {f"set_{name}": value for name, value in values.items()}
-    params.update({f"log_{name}": change[name] for name in _CHANGE_COLUMNS})
+    params.update({f"log_{name}": value for name, value in change.items()})
     round_columns = None
     if new_round is not None:
         params.update({f"round_{name}": value for name, value in new_round.items()})
         round_columns = frozenset(new_round)
-    statement = _save_change_notifying(frozenset(values), round_columns)
+    statement = _save_change_notifying(frozenset(values), frozenset(change), round_columns)
     connection.execute(statement, {**params, "channel": channel})
 
 
