@@ -762,10 +762,12 @@ async def _prefill(url: str, plan: Plan) -> dict[str, list[Match]]:
             "short": await _create_matches(client, plan.short_matches, gate),
             "sheet": await _create_matches(client, plan.long_matches, gate),
             "long": await _create_matches(client, plan.long_matches, gate),
+            # for bench/same_sql_app.py, whose rounds leave the sheet as it was
+            "same_sql": await _create_matches(client, plan.pool_matches, gate),
         }
         await _add_rounds(
             client,
-            [(m, plan.pool_rounds) for m in pools["main"] + pools["low"]]
+            [(m, plan.pool_rounds) for m in pools["main"] + pools["low"] + pools["same_sql"]]
             + [(m, 1) for m in pools["short"]]
             + [(m, plan.sheet_rows) for m in pools["sheet"]]
             + [(m, plan.long_rounds) for m in pools["long"]],
@@ -858,6 +860,7 @@ class Section:
         self.low_load: dict[str, Measurement] = {}  # the endpoints at P99_CONNECTIONS
         self.flat: dict[str, Measurement] = {}
         self.flat_checks: list[dict[str, Any]] = []
+        self.same_sql: dict[str, Measurement] = {}  # bench/same_sql_app.py (SQLite)
         self.scale: dict[str, Any] | None = None
         self.targets: list[dict[str, Any]] = []
         self.pools: dict[str, Path] = {}
@@ -877,6 +880,7 @@ class Section:
 
     def all_measurements(self) -> list[Measurement]:
         measured = [*self.endpoint_rows(), *self.low_load.values(), *self.flat.values()]
+        measured += list(self.same_sql.values())
         if self.scale:
             measured += list(self.scale["measurements"].values())
         if self.latency:
@@ -951,6 +955,7 @@ def run_section(section: Section) -> None:
             "short": write_pool(section.workdir / "short.lua", pools["short"], 1),
             "sheet": write_pool(section.workdir / "sheet.lua", pools["sheet"], plan.sheet_rows),
             "long": write_pool(section.workdir / "long.lua", pools["long"], long_k),
+            "same_sql": write_pool(section.workdir / "same_sql.lua", pools["same_sql"], k),
         }
         main = str(files["main"])
         run_wrk(server.url, "get_match", [main], plan.connections, plan.warmup)  # warm-up
@@ -965,6 +970,29 @@ def run_section(section: Section) -> None:
         )
         section.low_load = {**low, "mix": low_mix}
         run_flat(section, server)
+    if section.kind == "sqlite":
+        run_same_sql(section)
+
+
+def run_same_sql(section: Section) -> None:
+    """GET match and POST round on ``bench/same_sql_app.py``: the app's SQL on the same
+    engine, with nothing else of the app around it. Its ratios to the bare endpoint are
+    the most the app's could be on this stack (SQLite: on the event loop, as the app's)."""
+    plan = section.plan
+    pool = str(section.pools["same_sql"])
+    progress(
+        f"{section.kind}: the same SQL without the app (bench/same_sql_app.py), "
+        f"{plan.connections} connections"
+    )
+    with section.server("bench.same_sql_app:app", plan.workers, "/healthz") as server:
+        run_wrk(server.url, "get_match", [pool], plan.connections, plan.warmup)  # warm-up
+        for op, request, status in (
+            ("get_match", "GET /v1/matches/{id}", 200),
+            ("post_round", "POST /v1/matches/{id}/rounds", 201),
+        ):
+            section.same_sql[op] = section.measure(
+                server, f"same_sql_{op}", f"{op}, the same SQL only", request, op, [pool], [status]
+            )
 
 
 def measure_endpoints(
@@ -1567,6 +1595,8 @@ def judge(section: Section) -> None:
     assert bare is not None
     for each in [bare, *section.endpoint_rows(), *section.flat.values()]:
         each.ratio_to_bare = _ratio(each.rps, bare.rps)
+    for each in section.same_sql.values():
+        each.ratio_to_bare = _ratio(each.rps, bare.rps)
     targets = section.targets
 
     def target(
@@ -1895,6 +1925,22 @@ def report(section: Section) -> str:
         f"{_ms_text(correction['p50_ms']['post_round'])} ms, "
         f"p99 {_ms_text(correction['p99_ms']['post_round'])} ms)"
     )
+    if section.same_sql:
+        same = section.same_sql
+        out += [
+            "",
+            "The stack's own cost: GET match and POST round on bench/same_sql_app.py, the "
+            "app's statements on the same engine with nothing else of the app (no middleware, "
+            "dependencies, unit of work, scoring, live event or response model):",
+            *table_rows(list(same.values()), with_db),
+            "app / same SQL, x bare: "
+            + ", ".join(
+                f"{op} {_num(section.endpoints[op].ratio_to_bare, 2)} / "
+                f"{_num(same[op].ratio_to_bare, 2)}"
+                for op in ("post_round", "get_match")
+            )
+            + "; information, no target",
+        ]
     if section.scale is not None:
         scale = section.scale
         low, high = scale["workers"]
@@ -1989,6 +2035,7 @@ def section_json(section: Section) -> dict[str, Any]:
             "rss_kib_after_run": section.final_rss,
             "rss_kib_after_mix_runs": [m.rss_total_kib for m in section.mix_runs],
         },
+        "same_sql": {op: m.to_json() for op, m in section.same_sql.items()},
         "scale": scale,
         "latency_proxy": section.latency
         and {

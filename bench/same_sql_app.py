@@ -1,0 +1,118 @@
+"""What FastAPI and SQLAlchemy cost for POST round and GET match with nothing of the
+app around the SQL: ``scripts/bench.py`` measures it beside the app on SQLite.
+
+The same engine (``app.db.database.Database``: its pragmas and JSON codec) and the
+same statements (``app.db.repository``) as the app, in one transaction on the event
+loop, as the app runs a SQLite unit. Not here: the middleware (request id, body
+limit), the dependencies (bearer token, database, settings, If-Match,
+Idempotency-Key), the unit of work, the access check's refusals, scoring, the new
+sheet, the live event and the response model. The token's secret is checked, the
+body validated by the app's ``RoundBody``, and a round stored with fixed points: the
+sheet is not updated, so a match this app wrote to is not one to read with the app.
+
+Served over the bench's SQLite database, after the app's measurements: its ratio to
+the bare endpoint is the most the app's POST round or GET match could reach on this
+stack (docs/performance.md, "The stack's own cost").
+"""
+
+import asyncio
+import contextlib
+import hashlib
+import hmac
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Annotated, Any
+
+from fastapi import Body, FastAPI, Header, HTTPException, Response
+from sqlalchemy import Connection, RowMapping
+
+from app.db import repository
+from app.db.database import Database
+from app.schemas import RoundBody
+from app.services.state import utcnow
+from app.settings import get_settings
+
+db = Database(get_settings())
+
+
+@asynccontextmanager
+async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+    checkpoints = asyncio.create_task(db.checkpoints())  # as the app's lifespan runs them
+    yield
+    checkpoints.cancel()
+    with contextlib.suppress(asyncio.CancelledError):
+        await checkpoints
+    db.dispose()
+
+
+app = FastAPI(
+    title="bench: the same SQL", openapi_url=None, docs_url=None, redoc_url=None, lifespan=lifespan
+)
+
+
+def _match_as(
+    connection: Connection, match_id: str, token: str | None, *, for_update: bool = False
+) -> RowMapping:
+    """The match row with the token's credential, the secret checked; 401 otherwise."""
+    credential_id, _, secret = (token or "").removeprefix("Bearer ").partition(".")
+    row = repository.get_match_as(connection, match_id, credential_id, for_update=for_update)
+    digest = hashlib.sha256(secret.encode()).hexdigest()
+    if row is None or not hmac.compare_digest(row["credential_secret_hash"], digest):
+        raise HTTPException(401)
+    return row
+
+
+@app.get("/healthz")
+async def healthz() -> dict[str, str]:
+    return {"status": "ok"}
+
+
+@app.get("/v1/matches/{match_id}")
+async def get_match(
+    match_id: str, authorization: Annotated[str | None, Header()] = None
+) -> Response:
+    with db.engine.connect() as connection:
+        connection.execution_options(sqlite_begin=None)
+        with connection.begin():
+            row = _match_as(connection, match_id, authorization)
+    return Response(b'{"version":%d}' % row["version"], media_type="application/json")
+
+
+@app.post("/v1/matches/{match_id}/rounds", status_code=201)
+async def create_round(
+    match_id: str,
+    body: Annotated[RoundBody, Body()],
+    authorization: Annotated[str | None, Header()] = None,
+) -> Response:
+    with db.engine.connect() as connection:
+        connection.execution_options(sqlite_begin="BEGIN IMMEDIATE")
+        with connection.begin():
+            row = _match_as(connection, match_id, authorization, for_update=True)
+            number, version, now = row["round_count"] + 1, row["version"] + 1, utcnow()
+            new_round: dict[str, Any] = {
+                "match_id": match_id,
+                "number": number,
+                "type": body.type,
+                "input": body.model_dump(mode="json"),
+                "dealer": 0,
+                "points": [2, -1, -1],
+                "result": {"net": [2, -1, -1], "breakdown": {}},
+                "entered_by": row["credential_role"],
+                "created_at": now,
+                "updated_at": now,
+            }
+            repository.insert_round(connection, new_round)
+            changed = {"round_count": number, "version": version, "updated_at": now}
+            repository.update_match(connection, match_id, changed)
+            change = {"kind": "round_entered", "version": version, "round": new_round["points"]}
+            repository.insert_change(
+                connection,
+                {
+                    "match_id": match_id,
+                    "version": version,
+                    "kind": "round_entered",
+                    "payload": change,
+                    "created_at": now,
+                },
+            )
+    return Response(b'{"number":%d}' % number, status_code=201, media_type="application/json")
