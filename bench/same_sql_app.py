@@ -3,12 +3,14 @@ app around the SQL: ``scripts/bench.py`` measures it beside the app on SQLite.
 
 The same engine (``app.db.database.Database``: its pragmas and JSON codec) and the
 same statements (``app.db.repository``) as the app, in one transaction on the event
-loop, as the app runs a SQLite unit. Not here: the middleware (request id, body
-limit), the dependencies (bearer token, database, settings, If-Match,
-Idempotency-Key), the unit of work, the access check's refusals, scoring, the new
-sheet, the live event and the response model. The token's secret is checked, the
-body validated by the app's ``RoundBody``, and a round stored with fixed points: the
-sheet is not updated, so a match this app wrote to is not one to read with the app.
+loop, as the app runs a SQLite unit. The caller's access is checked as the app checks
+it (``app.services.auth.match_as``, the match and the credential in one statement)
+and the body validated by the app's ``RoundBody``. Not here: the middleware (request
+id, body limit), the dependencies (bearer token, database, settings, If-Match,
+Idempotency-Key), the unit of work's lanes and retries (``Database.run``), the
+problem answers, scoring, the new sheet, the live event and the response model. A
+round is stored with fixed points and the sheet is not updated, so a match this app
+wrote to is not one to read with the app.
 
 Served over the bench's SQLite database, after the app's measurements: its ratio to
 the bare endpoint is the most the app's POST round or GET match could reach on this
@@ -17,18 +19,16 @@ stack (docs/performance.md, "The stack's own cost").
 
 import asyncio
 import contextlib
-import hashlib
-import hmac
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Annotated, Any
 
-from fastapi import Body, FastAPI, Header, HTTPException, Response
-from sqlalchemy import Connection, RowMapping
+from fastapi import Body, FastAPI, Header, Response
 
 from app.db import repository
-from app.db.database import Database
+from app.db.database import Database, UnitOfWork
 from app.schemas import RoundBody
+from app.services.auth import Access, Permission, match_as
 from app.services.state import utcnow
 from app.settings import get_settings
 
@@ -50,16 +50,8 @@ app = FastAPI(
 )
 
 
-def _match_as(
-    connection: Connection, match_id: str, token: str | None, *, for_update: bool = False
-) -> RowMapping:
-    """The match row with the token's credential, the secret checked; 401 otherwise."""
-    credential_id, _, secret = (token or "").removeprefix("Bearer ").partition(".")
-    row = repository.get_match_as(connection, match_id, credential_id, for_update=for_update)
-    digest = hashlib.sha256(secret.encode()).hexdigest()
-    if row is None or not hmac.compare_digest(row["credential_secret_hash"], digest):
-        raise HTTPException(401)
-    return row
+def _access(authorization: str | None, match_id: str, need: Permission) -> Access:
+    return Access.of((authorization or "").removeprefix("Bearer "), match_id, need)
 
 
 @app.get("/healthz")
@@ -74,7 +66,9 @@ async def get_match(
     with db.engine.connect() as connection:
         connection.execution_options(sqlite_begin=None)
         with connection.begin():
-            row = _match_as(connection, match_id, authorization)
+            row, _ = match_as(
+                UnitOfWork(connection), _access(authorization, match_id, Permission.READ)
+            )
     return Response(b'{"version":%d}' % row["version"], media_type="application/json")
 
 
@@ -87,7 +81,8 @@ async def create_round(
     with db.engine.connect() as connection:
         connection.execution_options(sqlite_begin="BEGIN IMMEDIATE")
         with connection.begin():
-            row = _match_as(connection, match_id, authorization, for_update=True)
+            access = _access(authorization, match_id, Permission.PLAY)
+            row, who = match_as(UnitOfWork(connection), access, for_update=True)
             number, version, now = row["round_count"] + 1, row["version"] + 1, utcnow()
             new_round: dict[str, Any] = {
                 "match_id": match_id,
@@ -97,21 +92,21 @@ async def create_round(
                 "dealer": 0,
                 "points": [2, -1, -1],
                 "result": {"net": [2, -1, -1], "breakdown": {}},
-                "entered_by": row["credential_role"],
+                "entered_by": who.label,
                 "created_at": now,
                 "updated_at": now,
             }
             repository.insert_round(connection, new_round)
             changed = {"round_count": number, "version": version, "updated_at": now}
             repository.update_match(connection, match_id, changed)
-            change = {"kind": "round_entered", "version": version, "round": new_round["points"]}
+            payload = {"kind": "round_entered", "version": version, "round": new_round["points"]}
             repository.insert_change(
                 connection,
                 {
                     "match_id": match_id,
                     "version": version,
                     "kind": "round_entered",
-                    "payload": change,
+                    "payload": payload,
                     "created_at": now,
                 },
             )

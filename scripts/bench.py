@@ -1593,9 +1593,12 @@ def judge(section: Section) -> None:
     """Ratios to the baseline, the flat-cost checks and every target, PASS or MISS."""
     plan, bare = section.plan, section.baseline
     assert bare is not None
-    for each in [bare, *section.endpoint_rows(), *section.flat.values()]:
-        each.ratio_to_bare = _ratio(each.rps, bare.rps)
-    for each in section.same_sql.values():
+    for each in [
+        bare,
+        *section.endpoint_rows(),
+        *section.flat.values(),
+        *section.same_sql.values(),
+    ]:
         each.ratio_to_bare = _ratio(each.rps, bare.rps)
     targets = section.targets
 

@@ -21,7 +21,7 @@ import pytest
 from tests.conftest import ROOT
 
 ENDPOINTS = ("create_match", "post_round", "get_match", "get_sheet", "put_round", "mix")
-TIMEOUT = 120  # seconds for the whole quick run; it takes 55-70 on a 2-core machine
+TIMEOUT = 120  # seconds for the whole quick run; it took 55-80 on a 2-core machine
 
 
 def test_quick_bench_measures_every_endpoint(tmp_path: Path) -> None:
