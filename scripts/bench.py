@@ -1934,7 +1934,7 @@ def report(section: Section) -> str:
             "",
             "The stack's own cost: GET match and POST round on bench/same_sql_app.py, the "
             "app's statements on the same engine with nothing else of the app (no middleware, "
-            "dependencies, unit of work, scoring, live event or response model):",
+            "dependencies, Database.run, scoring, live event or response model):",
             *table_rows(list(same.values()), with_db),
             "app / same SQL, x bare: "
             + ", ".join(
