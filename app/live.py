@@ -123,8 +123,13 @@ class ChangeHub:
 
     def changed_threadsafe(self, match_ids: frozenset[str]) -> None:
         """``Database.on_changed``: may be called from a worker thread."""
-        if self.loop is not None and not self.loop.is_closed():
-            self.loop.call_soon_threadsafe(self.poke_many, match_ids)
+        loop = self.loop
+        if loop is None or loop.is_closed():
+            return
+        if _running_loop() is loop:  # a unit run on the loop (SQLite): no wake-up to send
+            loop.call_soon(self.poke_many, match_ids)
+        else:
+            loop.call_soon_threadsafe(self.poke_many, match_ids)
 
     def poke_many(self, match_ids: Iterable[str]) -> None:
         for match_id in match_ids:
@@ -220,6 +225,13 @@ class ChangeHub:
                     logger.warning("LISTEN connection lost (%s); reconnecting", error)
                 failing = True
                 await asyncio.sleep(RECONNECT_S)
+
+
+def _running_loop() -> asyncio.AbstractEventLoop | None:
+    try:
+        return asyncio.get_running_loop()
+    except RuntimeError:  # a worker thread
+        return None
 
 
 def _changes_after(uow: UnitOfWork, match_id: str, after: int) -> Any:

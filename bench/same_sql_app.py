@@ -63,12 +63,8 @@ async def healthz() -> dict[str, str]:
 async def get_match(
     match_id: str, authorization: Annotated[str | None, Header()] = None
 ) -> Response:
-    with db.engine.connect() as connection:
-        connection.execution_options(sqlite_begin=None)
-        with connection.begin():
-            row, _ = match_as(
-                UnitOfWork(connection), _access(authorization, match_id, Permission.READ)
-            )
+    with db.engine.connect() as connection, connection.begin():
+        row, _ = match_as(UnitOfWork(connection), _access(authorization, match_id, Permission.READ))
     return Response(b'{"version":%d}' % row["version"], media_type="application/json")
 
 
@@ -78,36 +74,35 @@ async def create_round(
     body: Annotated[RoundBody, Body()],
     authorization: Annotated[str | None, Header()] = None,
 ) -> Response:
-    with db.engine.connect() as connection:
-        connection.execution_options(sqlite_begin="BEGIN IMMEDIATE")
-        with connection.begin():
-            access = _access(authorization, match_id, Permission.PLAY)
-            row, who = match_as(UnitOfWork(connection), access, for_update=True)
-            number, version, now = row["round_count"] + 1, row["version"] + 1, utcnow()
-            new_round: dict[str, Any] = {
+    with db.engine.connect() as connection, connection.begin():
+        connection.exec_driver_sql("BEGIN IMMEDIATE")  # as Database.unit_of_work begins a write
+        access = _access(authorization, match_id, Permission.PLAY)
+        row, who = match_as(UnitOfWork(connection), access, for_update=True)
+        number, version, now = row["round_count"] + 1, row["version"] + 1, utcnow()
+        new_round: dict[str, Any] = {
+            "match_id": match_id,
+            "number": number,
+            "type": body.type,
+            "input": body.model_dump(mode="json"),
+            "dealer": 0,
+            "points": [2, -1, -1],
+            "result": {"net": [2, -1, -1], "breakdown": {}},
+            "entered_by": who.label,
+            "created_at": now,
+            "updated_at": now,
+        }
+        repository.insert_round(connection, new_round)
+        changed = {"round_count": number, "version": version, "updated_at": now}
+        repository.update_match(connection, match_id, changed)
+        payload = {"kind": "round_entered", "version": version, "round": new_round["points"]}
+        repository.insert_change(
+            connection,
+            {
                 "match_id": match_id,
-                "number": number,
-                "type": body.type,
-                "input": body.model_dump(mode="json"),
-                "dealer": 0,
-                "points": [2, -1, -1],
-                "result": {"net": [2, -1, -1], "breakdown": {}},
-                "entered_by": who.label,
+                "version": version,
+                "kind": "round_entered",
+                "payload": payload,
                 "created_at": now,
-                "updated_at": now,
-            }
-            repository.insert_round(connection, new_round)
-            changed = {"round_count": number, "version": version, "updated_at": now}
-            repository.update_match(connection, match_id, changed)
-            payload = {"kind": "round_entered", "version": version, "round": new_round["points"]}
-            repository.insert_change(
-                connection,
-                {
-                    "match_id": match_id,
-                    "version": version,
-                    "kind": "round_entered",
-                    "payload": payload,
-                    "created_at": now,
-                },
-            )
+            },
+        )
     return Response(b'{"number":%d}' % number, status_code=201, media_type="application/json")
