@@ -310,3 +310,47 @@ def test_sqlite_checkpoints_run_in_a_worker_thread_not_in_a_commit(
     assert autocheckpoint == 0
     assert len(on_a_loop) >= 2 and not any(on_a_loop)
     assert busy == 0 and copied == frames  # the log is copied back: nothing left over
+
+
+def _other_writer_is_locked_out(path: str) -> bool:
+    other = sqlite3.connect(path, isolation_level=None, timeout=0)
+    try:
+        other.execute("BEGIN IMMEDIATE")
+    except sqlite3.OperationalError as error:
+        assert "locked" in str(error)
+        return True
+    else:
+        other.execute("ROLLBACK")
+        return False
+    finally:
+        other.close()
+
+
+def test_sqlite_a_write_unit_holds_the_write_lock_from_its_start(sqlite_url: str) -> None:
+    """A write takes SQLite's write lock before its first statement (BEGIN IMMEDIATE),
+    so it never reads a state that another writer changes before it writes; a
+    snapshot read begins a transaction that leaves writers free; a one-statement
+    read begins none. Each is committed or rolled back with the unit."""
+    db = Database(Settings(database_url=sqlite_url))
+    path = make_url(sqlite_url).database
+    assert path is not None
+    try:
+        with db.unit_of_work(write=True) as uow:
+            assert uow.connection.connection.dbapi_connection.in_transaction  # type: ignore[union-attr]
+            assert _other_writer_is_locked_out(path)
+        assert not _other_writer_is_locked_out(path)  # committed: the lock is free again
+
+        with pytest.raises(RuntimeError), db.unit_of_work(write=True):
+            raise RuntimeError("the use case failed")
+        assert not _other_writer_is_locked_out(path)  # rolled back
+
+        with db.unit_of_work(snapshot=True) as uow:
+            repository.last_change_id(uow.connection)
+            assert uow.connection.connection.dbapi_connection.in_transaction  # type: ignore[union-attr]
+            assert not _other_writer_is_locked_out(path)
+
+        with db.unit_of_work() as uow:
+            repository.last_change_id(uow.connection)
+            assert not uow.connection.connection.dbapi_connection.in_transaction  # type: ignore[union-attr]
+    finally:
+        db.dispose()
