@@ -8,6 +8,7 @@ convert values (JSON, aware UTC timestamps) the same way on SQLite and PostgreSQ
 """
 
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from datetime import datetime
 from functools import cache
 from typing import Any
@@ -126,9 +127,20 @@ _REVISIONS = (
     .limit(bindparam("limit"))
 )
 _REVISION_COUNT = select(func.count()).select_from(ROUND_REVISION).where(*_OF_ROUND)
-_LAST_REVISION_ACTION = (
-    select(ROUND_REVISION.c.action).where(*_OF_ROUND).order_by(ROUND_REVISION.c.id.desc()).limit(1)
-)
+# A round with the action of its latest revision, in one statement: what a correction,
+# an undo and a round's history need to know whether its input is recorded yet.
+_ROUND_WITH_LAST_ACTION = select(
+    ROUND,
+    select(ROUND_REVISION.c.action)
+    .where(
+        ROUND_REVISION.c.match_id == ROUND.c.match_id,
+        ROUND_REVISION.c.number == ROUND.c.number,
+    )
+    .order_by(ROUND_REVISION.c.id.desc())
+    .limit(1)
+    .scalar_subquery()
+    .label("last_action"),
+).where(_ROUNDS_OF, ROUND.c.number == bindparam("number"))
 
 # (Parameters named after a column would be taken for its new value in an UPDATE.)
 _KEY = (
@@ -307,10 +319,13 @@ def count_revisions(connection: Connection, match_id: str, number: int) -> int:
     return int(connection.execute(_REVISION_COUNT, params).scalar_one())
 
 
-def last_revision_action(connection: Connection, match_id: str, number: int) -> str | None:
-    """The action of the latest revision of round ``number``; None when it has none."""
+def get_round_with_last_action(
+    connection: Connection, match_id: str, number: int
+) -> RowMapping | None:
+    """The round, with ``last_action``: the action of its latest revision (None when
+    it has none)."""
     params = {"match_id": match_id, "number": number}
-    return connection.execute(_LAST_REVISION_ACTION, params).scalar()
+    return connection.execute(_ROUND_WITH_LAST_ACTION, params).mappings().first()
 
 
 def count_in_window(connection: Connection, client: str, window: int) -> int:
@@ -372,20 +387,61 @@ def last_change_id(connection: Connection) -> int:
     return int(connection.execute(_LAST_CHANGE_ID).scalar_one())
 
 
+@dataclass(frozen=True, slots=True)
+class RoundWrite:
+    """What a change of a match writes to one of its rounds, with the change itself:
+    a round entered (``entered``: its row), corrected (``corrected``: its id and new
+    values) or removed (``removed``: its number), and the revision that records it
+    (``revision``: a row of ``round_revision``). Written by ``write_round``, or on
+    PostgreSQL within ``save_change_notifying``'s one statement."""
+
+    entered: Mapping[str, Any] | None = None
+    corrected: tuple[int, Mapping[str, Any]] | None = None
+    removed: int | None = None
+    revision: Mapping[str, Any] | None = None
+
+    @property
+    def shape(self) -> tuple[Any, ...]:
+        """The columns each part writes: statements are built once per shape."""
+        return (
+            None if self.entered is None else frozenset(self.entered),
+            None if self.corrected is None else frozenset(self.corrected[1]),
+            self.removed is not None,
+            None if self.revision is None else frozenset(self.revision),
+        )
+
+
+def write_round(connection: Connection, match_id: str, rounds: RoundWrite) -> None:
+    """The statements of ``rounds``, one by one: the round, then its revision."""
+    if rounds.entered is not None:
+        insert_round(connection, rounds.entered)
+    if rounds.corrected is not None:
+        update_round(connection, *rounds.corrected)
+    if rounds.removed is not None:
+        delete_round(connection, match_id, rounds.removed)
+    if rounds.revision is not None:
+        insert_revision(connection, rounds.revision)
+
+
 @cache
 def _save_change_notifying(
-    columns: frozenset[str], change_columns: frozenset[str], round_columns: frozenset[str] | None
+    columns: frozenset[str], change_columns: frozenset[str], rounds: tuple[Any, ...] | None
 ) -> Select[Any]:
     """The statement of ``save_change_notifying`` for a change of these match columns,
-    logged with these columns (and a round of these columns inserted), built once for
-    each shape of change a use case makes. Its parameters are named ``set_<column>``
-    for the match, ``log_<column>`` for the change and ``round_<column>`` for the
-    round: a parameter named after a column of the match would be taken for that
-    column's new value.
+    logged with these columns (and a round written as ``RoundWrite.shape`` says),
+    built once for each shape of change a use case makes. Its parameters are named
+    ``set_<column>`` for the match, ``log_<column>`` for the change, ``round_<column>``
+    for a round entered, ``fix_<column>`` (and ``fix_id``) for a round corrected,
+    ``gone_number`` for a round removed and ``rev_<column>`` for the revision: a
+    parameter named after a column of the table a statement writes would be taken
+    for that column's new value.
 
     SQLAlchemy computes Python-side column defaults for one DML statement only, so
-    every value is passed explicitly: the three tables have no ``default`` or
-    ``onupdate`` of SQLAlchemy's (keep it so, or pass the value here too)."""
+    every value is passed explicitly: these tables have no ``default`` or
+    ``onupdate`` of SQLAlchemy's (keep it so, or pass the value here too). The parts
+    are data-modifying CTEs: PostgreSQL runs each exactly once, all on one snapshot,
+    so a revision recorded by an earlier statement of the transaction stays before
+    the one inserted here."""
     updated = (
         update(MATCH)
         .where(MATCH.c.id == bindparam("log_match_id"))
@@ -400,14 +456,39 @@ def _save_change_notifying(
         .cte("logged")
     )
     statement = select(func.pg_notify(bindparam("channel"), logged.c.match_id)).add_cte(updated)
-    if round_columns is not None:
-        entered = (
+    if rounds is None:
+        return statement
+    entered, corrected, removed, revision = rounds
+    if entered is not None:
+        statement = statement.add_cte(
             insert(ROUND)
-            .values({name: bindparam(f"round_{name}") for name in sorted(round_columns)})
+            .values({name: bindparam(f"round_{name}") for name in sorted(entered)})
             .returning(ROUND.c.id)
             .cte("entered")
         )
-        statement = statement.add_cte(entered)
+    if corrected is not None:
+        statement = statement.add_cte(
+            update(ROUND)
+            .where(ROUND.c.id == bindparam("fix_id"))
+            .values({name: bindparam(f"fix_{name}") for name in sorted(corrected)})
+            .returning(ROUND.c.id)
+            .cte("corrected")
+        )
+    if removed:
+        statement = statement.add_cte(
+            delete(ROUND)
+            .where(ROUND.c.match_id == bindparam("log_match_id"))
+            .where(ROUND.c.number == bindparam("gone_number"))
+            .returning(ROUND.c.id)
+            .cte("removed")
+        )
+    if revision is not None:
+        statement = statement.add_cte(
+            insert(ROUND_REVISION)
+            .values({name: bindparam(f"rev_{name}") for name in sorted(revision)})
+            .returning(ROUND_REVISION.c.id)
+            .cte("revised")
+        )
     return statement
 
 
@@ -417,20 +498,28 @@ def save_change_notifying(
     change: Mapping[str, Any],
     *,
     channel: str,
-    new_round: Mapping[str, Any] | None = None,
+    rounds: RoundWrite | None = None,
 ) -> None:
     """PostgreSQL: ``update_match`` with ``values``, ``insert_change`` of ``change``
-    (whose match it is) and ``insert_round`` of ``new_round`` if there is one, in one
+    (whose match it is) and ``write_round`` of ``rounds`` if there are any, in one
     statement, one round trip, which also tells every process listening on
     ``channel``, when this transaction commits, which match changed (the
     notification's payload is the match id only; listeners read the change)."""
     params = {f"set_{name}": value for name, value in values.items()}
     params.update({f"log_{name}": value for name, value in change.items()})
-    round_columns = None
-    if new_round is not None:
-        params.update({f"round_{name}": value for name, value in new_round.items()})
-        round_columns = frozenset(new_round)
-    statement = _save_change_notifying(frozenset(values), frozenset(change), round_columns)
+    if rounds is not None:
+        if rounds.entered is not None:
+            params.update({f"round_{name}": value for name, value in rounds.entered.items()})
+        if rounds.corrected is not None:
+            round_id, corrected = rounds.corrected
+            params.update({f"fix_{name}": value for name, value in corrected.items()})
+            params["fix_id"] = round_id
+        if rounds.removed is not None:
+            params["gone_number"] = rounds.removed
+        if rounds.revision is not None:
+            params.update({f"rev_{name}": value for name, value in rounds.revision.items()})
+    shape = rounds.shape if rounds is not None else None
+    statement = _save_change_notifying(frozenset(values), frozenset(change), shape)
     connection.execute(statement, {**params, "channel": channel})
 
 

@@ -30,7 +30,7 @@ def save(
     kind: str,
     *,
     sheet: SheetState | None = None,
-    new_round: Mapping[str, Any] | None = None,
+    rounds: repository.RoundWrite | None = None,
     **extra: Any,
 ) -> MatchRead:
     """Make a change of the match ``state`` shows: write ``changed`` to its row and
@@ -39,8 +39,9 @@ def save(
 
     ``changed`` raises the match's version by one (it is the ETag clients hold);
     ``sheet`` is the new sheet when ``changed`` holds one (saves decoding it again);
-    ``new_round`` the row of a round the change enters. ``extra`` goes into the event.
-    On PostgreSQL the rows are written in one statement, one round trip.
+    ``rounds`` what the change writes to a round (entered, corrected or removed, and
+    its revision). ``extra`` goes into the event. On PostgreSQL the rows are written
+    in one statement, one round trip.
     """
     assert changed["version"] == state.row["version"] + 1
     match = match_read(state.changed(changed, sheet=sheet))
@@ -57,12 +58,12 @@ def save(
     if connection.dialect.name == "postgresql":
         # Every process's live streams are told by NOTIFY, sent at commit (app.live).
         repository.save_change_notifying(
-            connection, changed, change, channel=CHANNEL, new_round=new_round
+            connection, changed, change, channel=CHANNEL, rounds=rounds
         )
     else:
         # This process's hub is told after the commit; other processes poll (app.live).
-        if new_round is not None:
-            repository.insert_round(connection, new_round)
+        if rounds is not None:
+            repository.write_round(connection, match.id, rounds)
         repository.update_match(connection, match.id, changed)
         repository.insert_change(connection, change)
     if version % PRUNE_EVERY == 0:

@@ -72,11 +72,11 @@ def _save(
     kind: str,
     *,
     now: datetime | None = None,
-    new_round: Mapping[str, Any] | None = None,
+    rounds: repository.RoundWrite,
     **extra: Any,
 ) -> int:
-    """Store the sheet and status after a change of the rounds (and the round it
-    enters, ``new_round``) and log it (at ``now``, the change's own time when it has
+    """Store the sheet and status after a change of the rounds (and what it writes to
+    the round, ``rounds``) and log it (at ``now``, the change's own time when it has
     one); the match version the change made."""
     status = status_of(state.game, state.settings, sheet, round_count)
     changed = {
@@ -87,31 +87,22 @@ def _save(
         "version": int(state.row["version"]) + 1,
         "updated_at": now or utcnow(),
     }
-    return changes.save(
-        uow, state, changed, kind, sheet=sheet, new_round=new_round, **extra
-    ).version
+    return changes.save(uow, state, changed, kind, sheet=sheet, rounds=rounds, **extra).version
 
 
 def _revision(
-    uow: UnitOfWork,
-    by: str,
-    match_id: str,
-    number: int,
-    action: str,
-    body: RoundInput | None,
-) -> None:
-    repository.insert_revision(
-        uow.connection,
-        {
-            "match_id": match_id,
-            "number": number,
-            "action": action,
-            "type": body.type if body is not None else None,
-            "input": body.model_dump(mode="json") if body is not None else None,
-            "by": by,
-            "recorded_at": utcnow(),
-        },
-    )
+    by: str, match_id: str, number: int, action: str, body: RoundInput | None
+) -> dict[str, Any]:
+    """The revision that records a correction (its new input) or a removal."""
+    return {
+        "match_id": match_id,
+        "number": number,
+        "action": action,
+        "type": body.type if body is not None else None,
+        "input": body.model_dump(mode="json") if body is not None else None,
+        "by": by,
+        "recorded_at": utcnow(),
+    }
 
 
 def _entered(row: Mapping[Any, Any]) -> dict[str, Any]:
@@ -135,9 +126,9 @@ def _unrecorded(last_action: str | None) -> bool:
 
 
 def _keep_entered(uow: UnitOfWork, row: Mapping[Any, Any]) -> None:
-    """Record a round's first input before it is corrected or removed, if not yet."""
-    last = repository.last_revision_action(uow.connection, row["match_id"], row["number"])
-    if _unrecorded(last):
+    """Record a round's first input before it is corrected or removed, if not yet
+    (``row``: the round with its ``last_action``, ``get_round_with_last_action``)."""
+    if _unrecorded(row["last_action"]):
         repository.insert_revision(uow.connection, _entered(row))
 
 
@@ -170,8 +161,9 @@ def add_round(
     }
     written = RoundRead.model_validate(round_read(values, cells, sheet))
     entered = written.model_dump(mode="json")
+    rounds = repository.RoundWrite(entered=values)
     version = _save(
-        uow, state, sheet, number, "round_entered", now=now, new_round=values, round=entered
+        uow, state, sheet, number, "round_entered", now=now, rounds=rounds, round=entered
     )
     return RoundWritten(written, version)
 
@@ -218,7 +210,7 @@ def replace_round(
                 "round would take the other team past the target too, and a correction "
                 "does not rewrite which round decided the match"
             )
-    row = found(repository.get_round(connection, match_id, number), match_id)
+    row = found(repository.get_round_with_last_action(connection, match_id, number), match_id)
     _keep_entered(uow, row)
     updates = {
         "type": body.type,
@@ -228,12 +220,16 @@ def replace_round(
         "entered_by": who.label,
         "updated_at": utcnow(),
     }
-    repository.update_round(connection, row["id"], updates)
-    _revision(uow, who.label, match_id, number, "corrected", body)
+    rounds = repository.RoundWrite(
+        corrected=(row["id"], updates),
+        revision=_revision(who.label, match_id, number, "corrected", body),
+    )
     cells, sheet_after = new.row
     written = RoundRead.model_validate(round_read({**row, **updates}, cells, sheet_after))
     corrected = written.model_dump(mode="json")
-    version = _save(uow, state, new.last, state.round_count, "round_corrected", round=corrected)
+    version = _save(
+        uow, state, new.last, state.round_count, "round_corrected", rounds=rounds, round=corrected
+    )
     return RoundWritten(written, version)
 
 
@@ -249,10 +245,12 @@ def delete_round(uow: UnitOfWork, request: WriteRequest, number: int) -> int:
     uow.will_fold(number)
     points = repository.list_points(connection, match_id, through=number - 1)
     _, sheet = last_row(state.game, points)
-    _keep_entered(uow, found(repository.get_round(connection, match_id, number), match_id))
-    repository.delete_round(connection, match_id, number)
-    _revision(uow, who.label, match_id, number, "removed", None)
-    return _save(uow, state, sheet, number - 1, "round_removed", number=number)
+    row = found(repository.get_round_with_last_action(connection, match_id, number), match_id)
+    _keep_entered(uow, row)
+    rounds = repository.RoundWrite(
+        removed=number, revision=_revision(who.label, match_id, number, "removed", None)
+    )
+    return _save(uow, state, sheet, number - 1, "round_removed", rounds=rounds, number=number)
 
 
 def list_rounds(uow: UnitOfWork, match_id: str, *, after: int, limit: int) -> RoundPage:
@@ -305,11 +303,10 @@ def round_history(
     connection = uow.connection
     version = found(repository.get_match(connection, match_id), match_id)["version"]
     recorded = repository.count_revisions(connection, match_id, number)
-    last = repository.last_revision_action(connection, match_id, number) if recorded else None
-    current = repository.get_round(connection, match_id, number)
+    current = repository.get_round_with_last_action(connection, match_id, number)
     # The input a round holds now is recorded only once it is replaced (_keep_entered):
     # until then it is the last revision, read from the round itself.
-    unrecorded = current if current is not None and _unrecorded(last) else None
+    unrecorded = current if current is not None and _unrecorded(current["last_action"]) else None
     count = recorded + (unrecorded is not None)
     if count == 0:
         raise RoundNotFound(f"the match has no round {number}, and never had")

@@ -193,3 +193,61 @@ def test_a_long_match_is_folded_in_the_long_lane_and_reads_the_same(table: Table
     ]
     assert [row["cells"] for row in rows[-3:]] == [item["result"]["cells"] for item in page]
     assert table.get("/sheet").json()["totals"] == table.match()["totals"]
+
+
+def test_a_correction_writes_the_round_its_revision_and_the_match_together(table: Table) -> None:
+    """A correction reads the round with its latest revision's action in one statement;
+    on PostgreSQL the round, its revision, the match and the change log are then one
+    statement. (The first correction of a round records its first input before.)"""
+    table.round(amounts(2, -1, -1))
+    table.round(amounts(-1, 2, -1))
+    first = table.client.put(table.url + "/rounds/1", json=amounts(-1, -1, 2), headers=table.auth())
+    assert first.status_code == 200, first.text
+    with statements(table.client) as seen:
+        response = table.client.put(
+            table.url + "/rounds/1", json=amounts(4, -2, -2), headers=table.auth()
+        )
+    assert response.status_code == 200, response.text
+    lock, points, round_row, *writes = seen
+    assert " JOIN credential " in lock
+    assert points.startswith("SELECT CAST(round.points AS "), points
+    assert round_row.startswith("SELECT round.id") and "round_revision.action" in round_row
+    if table.client.app.state.db.is_sqlite:  # type: ignore[attr-defined]
+        starts = ("UPDATE round SET ", "INSERT INTO round_revision ", "UPDATE match SET ")
+        assert len(writes) == 4, _first_words(seen)
+        for write, start in zip(writes, (*starts, "INSERT INTO match_change "), strict=True):
+            assert write.startswith(start), (start, write)
+    else:
+        (saved,) = writes
+        for part in (
+            "UPDATE round SET ",
+            "INSERT INTO round_revision ",
+            "UPDATE match SET ",
+            "INSERT INTO match_change ",
+            "pg_notify(",
+        ):
+            assert part in saved, (part, saved)
+    history = table.get("/rounds/1/history").json()["items"]
+    assert [item["action"] for item in history] == ["entered", "corrected", "corrected"]
+    assert [item["input"]["amounts"] for item in history] == [[2, -1, -1], [-1, -1, 2], [4, -2, -2]]
+
+
+def test_an_undo_removes_the_round_and_records_it_with_the_change(table: Table) -> None:
+    table.round(amounts(2, -1, -1))
+    table.round(amounts(-1, 2, -1))
+    with statements(table.client) as seen:
+        response = table.client.delete(table.url + "/rounds/2", headers=table.auth())
+    assert response.status_code == 204, response.text
+    lock, points, round_row, entered, *writes = seen
+    assert " JOIN credential " in lock and points.startswith("SELECT CAST(round.points")
+    assert "round_revision.action" in round_row
+    assert entered.startswith("INSERT INTO round_revision "), entered  # its first input
+    if table.client.app.state.db.is_sqlite:  # type: ignore[attr-defined]
+        assert [w.split(" ")[0] for w in writes] == ["DELETE", "INSERT", "UPDATE", "INSERT"]
+    else:
+        (saved,) = writes
+        for part in ("DELETE FROM round ", "INSERT INTO round_revision ", "UPDATE match SET "):
+            assert part in saved, (part, saved)
+    assert table.get().json()["round_count"] == 1
+    history = table.get("/rounds/2/history").json()["items"]
+    assert [item["action"] for item in history] == ["entered", "removed"]
