@@ -15,9 +15,11 @@ from typing import Any
 
 import orjson
 from sqlalchemy import (
+    CTE,
     Connection,
     RowMapping,
     Select,
+    Table,
     Text,
     bindparam,
     cast,
@@ -449,23 +451,13 @@ def _save_change_notifying(
         .returning(MATCH.c.id)
         .cte("updated")
     )
-    logged = (
-        insert(MATCH_CHANGE)
-        .values({name: bindparam(f"log_{name}") for name in sorted(change_columns)})
-        .returning(MATCH_CHANGE.c.match_id)
-        .cte("logged")
-    )
+    logged = _inserted(MATCH_CHANGE, change_columns, "log", "logged", MATCH_CHANGE.c.match_id)
     statement = select(func.pg_notify(bindparam("channel"), logged.c.match_id)).add_cte(updated)
     if rounds is None:
         return statement
     entered, corrected, removed, revision = rounds
     if entered is not None:
-        statement = statement.add_cte(
-            insert(ROUND)
-            .values({name: bindparam(f"round_{name}") for name in sorted(entered)})
-            .returning(ROUND.c.id)
-            .cte("entered")
-        )
+        statement = statement.add_cte(_inserted(ROUND, entered, "round", "entered"))
     if corrected is not None:
         statement = statement.add_cte(
             update(ROUND)
@@ -483,13 +475,22 @@ def _save_change_notifying(
             .cte("removed")
         )
     if revision is not None:
-        statement = statement.add_cte(
-            insert(ROUND_REVISION)
-            .values({name: bindparam(f"rev_{name}") for name in sorted(revision)})
-            .returning(ROUND_REVISION.c.id)
-            .cte("revised")
-        )
+        statement = statement.add_cte(_inserted(ROUND_REVISION, revision, "rev", "revised"))
     return statement
+
+
+def _inserted(
+    table: Table, columns: frozenset[str], prefix: str, name: str, returning: Any = None
+) -> CTE:
+    """A data-modifying CTE ``name`` that inserts one row of ``table`` with these
+    columns, each from the parameter ``<prefix>_<column>``; it returns ``returning``
+    (the row's id by default)."""
+    return (
+        insert(table)
+        .values({column: bindparam(f"{prefix}_{column}") for column in sorted(columns)})
+        .returning(table.c.id if returning is None else returning)
+        .cte(name)
+    )
 
 
 def save_change_notifying(
