@@ -425,6 +425,9 @@ def write_round(connection: Connection, match_id: str, rounds: RoundWrite) -> No
         insert_revision(connection, rounds.revision)
 
 
+_CHANGED_TABLES = (MATCH, MATCH_CHANGE, ROUND, ROUND_REVISION)  # what a change writes
+
+
 @cache
 def _save_change_notifying(
     columns: frozenset[str], change_columns: frozenset[str], rounds: tuple[Any, ...] | None
@@ -441,9 +444,9 @@ def _save_change_notifying(
     SQLAlchemy computes Python-side column defaults for one DML statement only, so
     every value is passed explicitly: these tables have no ``default`` or
     ``onupdate`` of SQLAlchemy's (keep it so, or pass the value here too). The parts
-    are data-modifying CTEs: PostgreSQL runs each exactly once, all on one snapshot,
-    so a revision recorded by an earlier statement of the transaction stays before
-    the one inserted here."""
+    are data-modifying CTEs, which PostgreSQL runs exactly once each, on one
+    snapshot. (A revision an earlier statement of the transaction recorded stays
+    before the one inserted here: its id was taken from the sequence first.)"""
     updated = (
         update(MATCH)
         .where(MATCH.c.id == bindparam("log_match_id"))
@@ -476,6 +479,17 @@ def _save_change_notifying(
         )
     if revision is not None:
         statement = statement.add_cte(_inserted(ROUND_REVISION, revision, "rev", "revised"))
+    return no_parameter_named_as_a_column(statement)
+
+
+def no_parameter_named_as_a_column(statement: Select[Any]) -> Select[Any]:
+    """``statement``, once it is known that none of its parameters is named after a
+    column of the tables it writes: SQLAlchemy would take such a parameter for that
+    column's new value in an UPDATE or INSERT, in a CTE too."""
+    written = {column.name for table in _CHANGED_TABLES for column in table.c}
+    clash = written.intersection(statement.compile().params)
+    if clash:
+        raise ValueError(f"parameters named after columns: {sorted(clash)}")
     return statement
 
 

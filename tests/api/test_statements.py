@@ -12,8 +12,9 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from sqlalchemy import event
+from sqlalchemy import bindparam, event, func, select
 
+from app.db import repository
 from app.db.database import SHORT_ROUNDS
 from tests.api.helpers import Table, amounts
 
@@ -246,8 +247,26 @@ def test_an_undo_removes_the_round_and_records_it_with_the_change(table: Table) 
         assert [w.split(" ")[0] for w in writes] == ["DELETE", "INSERT", "UPDATE", "INSERT"]
     else:
         (saved,) = writes
-        for part in ("DELETE FROM round ", "INSERT INTO round_revision ", "UPDATE match SET "):
+        for part in (
+            "DELETE FROM round ",
+            "INSERT INTO round_revision ",
+            "UPDATE match SET ",
+            "INSERT INTO match_change ",
+            "pg_notify(",
+        ):
             assert part in saved, (part, saved)
     assert table.get().json()["round_count"] == 1
     history = table.get("/rounds/2/history").json()["items"]
     assert [item["action"] for item in history] == ["entered", "removed"]
+
+
+def test_a_change_statement_names_no_parameter_after_a_column() -> None:
+    """SQLAlchemy takes a parameter named after a column of the table an UPDATE or an
+    INSERT writes for that column's new value, in a CTE too: the change's statement is
+    refused when it is built if one would be (it never is today: every name has a
+    prefix)."""
+    statement = select(func.pg_notify(bindparam("channel"), bindparam("version")))
+    with pytest.raises(ValueError, match=r"\['version'\]"):
+        repository.no_parameter_named_as_a_column(statement)
+    fine = select(func.pg_notify(bindparam("channel"), bindparam("set_version")))
+    assert repository.no_parameter_named_as_a_column(fine) is fine

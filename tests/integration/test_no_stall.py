@@ -21,6 +21,7 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import create_engine, text
 from sqlalchemy.engine import make_url
+from sqlalchemy.exc import OperationalError
 
 from app.db import database, repository
 from app.db.database import SHORT_ROUNDS, Database, UnitOfWork
@@ -326,11 +327,28 @@ def _other_writer_is_locked_out(path: str) -> bool:
         other.close()
 
 
+def _seen_by_another_connection(path: str, window: int) -> bool:
+    other = sqlite3.connect(path, isolation_level=None)
+    try:
+        query = "SELECT count(*) FROM rate_limit_window WHERE window = ?"
+        return bool(other.execute(query, (window,)).fetchone()[0])
+    finally:
+        other.close()
+
+
+def _write(uow: UnitOfWork, window: int) -> None:
+    uow.connection.execute(
+        text("INSERT INTO rate_limit_window (client, window, count) VALUES ('t', :w, 1)"),
+        {"w": window},
+    )
+
+
 def test_sqlite_a_write_unit_holds_the_write_lock_from_its_start(sqlite_url: str) -> None:
     """A write takes SQLite's write lock before its first statement (BEGIN IMMEDIATE),
-    so it never reads a state that another writer changes before it writes; a
-    snapshot read begins a transaction that leaves writers free; a one-statement
-    read begins none. Each is committed or rolled back with the unit."""
+    so it never reads a state that another writer changes before it writes; it is
+    committed when the unit ends, rolled back when it fails. A snapshot read begins a
+    transaction that leaves writers free; a one-statement read begins none. A BEGIN
+    IMMEDIATE refused because another connection holds the lock leaves nothing behind."""
     db = Database(Settings(database_url=sqlite_url))
     path = make_url(sqlite_url).database
     assert path is not None
@@ -338,11 +356,16 @@ def test_sqlite_a_write_unit_holds_the_write_lock_from_its_start(sqlite_url: str
         with db.unit_of_work(write=True) as uow:
             assert uow.connection.connection.dbapi_connection.in_transaction  # type: ignore[union-attr]
             assert _other_writer_is_locked_out(path)
-        assert not _other_writer_is_locked_out(path)  # committed: the lock is free again
+            _write(uow, 1)
+            assert not _seen_by_another_connection(path, 1)
+        assert _seen_by_another_connection(path, 1)  # committed
+        assert not _other_writer_is_locked_out(path)
 
-        with pytest.raises(RuntimeError), db.unit_of_work(write=True):
+        with pytest.raises(RuntimeError), db.unit_of_work(write=True) as uow:
+            _write(uow, 2)
             raise RuntimeError("the use case failed")
-        assert not _other_writer_is_locked_out(path)  # rolled back
+        assert not _seen_by_another_connection(path, 2)  # rolled back
+        assert not _other_writer_is_locked_out(path)
 
         with db.unit_of_work(snapshot=True) as uow:
             repository.last_change_id(uow.connection)
@@ -352,5 +375,17 @@ def test_sqlite_a_write_unit_holds_the_write_lock_from_its_start(sqlite_url: str
         with db.unit_of_work() as uow:
             repository.last_change_id(uow.connection)
             assert not uow.connection.connection.dbapi_connection.in_transaction  # type: ignore[union-attr]
+
+        locker = sqlite3.connect(path, isolation_level=None)
+        locker.execute("BEGIN IMMEDIATE")
+        try:
+            with pytest.raises(OperationalError, match="locked"), db.unit_of_work(write=True):
+                pytest.fail("the unit ran without the write lock")
+        finally:
+            locker.execute("ROLLBACK")
+            locker.close()
+        with db.unit_of_work(write=True) as uow:  # the pooled connection came back clean
+            _write(uow, 3)
+        assert _seen_by_another_connection(path, 3)
     finally:
         db.dispose()
