@@ -520,22 +520,25 @@ def save_change_notifying(
     statement, one round trip, which also tells every process listening on
     ``channel``, when this transaction commits, which match changed (the
     notification's payload is the match id only; listeners read the change)."""
-    params = {f"set_{name}": value for name, value in values.items()}
-    params.update({f"log_{name}": value for name, value in change.items()})
+    params = {**_prefixed("set", values), **_prefixed("log", change), "channel": channel}
     if rounds is not None:
         if rounds.entered is not None:
-            params.update({f"round_{name}": value for name, value in rounds.entered.items()})
+            params.update(_prefixed("round", rounds.entered))
         if rounds.corrected is not None:
             round_id, corrected = rounds.corrected
-            params.update({f"fix_{name}": value for name, value in corrected.items()})
-            params["fix_id"] = round_id
+            params.update(_prefixed("fix", {**corrected, "id": round_id}))
         if rounds.removed is not None:
             params["gone_number"] = rounds.removed
         if rounds.revision is not None:
-            params.update({f"rev_{name}": value for name, value in rounds.revision.items()})
+            params.update(_prefixed("rev", rounds.revision))
     shape = rounds.shape if rounds is not None else None
     statement = _save_change_notifying(frozenset(values), frozenset(change), shape)
-    connection.execute(statement, {**params, "channel": channel})
+    connection.execute(statement, params)
+
+
+def _prefixed(prefix: str, values: Mapping[str, Any]) -> dict[str, Any]:
+    """``values`` as the parameters ``<prefix>_<column>`` of ``_save_change_notifying``."""
+    return {f"{prefix}_{name}": value for name, value in values.items()}
 
 
 def insert_ticket(connection: Connection, values: Mapping[str, Any]) -> None:
