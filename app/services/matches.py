@@ -84,12 +84,13 @@ def create_match(uow: UnitOfWork, body: Any, *, limit: RateLimit | None = None) 
     return NewMatch(match_read(MatchState.load(row)), tokens, recovery)
 
 
-def read_match(uow: UnitOfWork, access: Access) -> MatchRead:
+def read_match(uow: UnitOfWork, access: Access) -> MatchState:
     """The match, for a reader whose access is checked here: the poll every phone at
     the table makes, so the match and the token's credential are read in one
-    statement (``match_as``)."""
+    statement (``match_as``). Its state, not yet rendered: a poll that already holds
+    the current version is answered 304 without it (``app.api.routes.matches``)."""
     row, _ = match_as(uow, access)
-    return match_read(MatchState.load(row))
+    return MatchState.load(row)
 
 
 def update_match(uow: UnitOfWork, request: WriteRequest, body: MatchUpdate) -> MatchRead:

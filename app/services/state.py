@@ -84,6 +84,11 @@ class MatchState:
         return MatchStatus(self.row["status"])
 
     @property
+    def version(self) -> int:
+        """The match's version: its ETag (``"v7"``)."""
+        return int(self.row["version"])
+
+    @property
     def round_count(self) -> int:
         return int(self.row["round_count"])
 

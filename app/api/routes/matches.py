@@ -21,6 +21,7 @@ from app.api.writes import Answer, answer_open_write, answer_write, etag
 from app.db.database import UnitOfWork
 from app.schemas import MatchCreate, MatchCreated, MatchRead, MatchUpdate, Tokens
 from app.services import matches
+from app.services.state import match_read
 from app.services.writes import WriteRequest
 
 router = APIRouter(prefix="/v1/matches", tags=["matches"], route_class=StrictJSONRoute)
@@ -75,8 +76,11 @@ async def get_match(
     access: ReaderDep, db: DbDep, match_id: str, if_none_match: IfNoneMatchHeader = None
 ) -> Response:
     """The match with its running totals; answers 304 to a current If-None-Match."""
-    match = await db.run(lambda uow: matches.read_match(uow, access))
-    return unchanged(if_none_match, match.version) or model_response(match, match.version)
+    state = await db.run(lambda uow: matches.read_match(uow, access))
+    # Most polls hold the current version already: their 304 renders nothing.
+    return unchanged(if_none_match, state.version) or model_response(
+        match_read(state), state.version
+    )
 
 
 @router.patch(
