@@ -403,14 +403,15 @@ def test_get_match_etag_and_304(table: Table) -> None:
 def test_a_current_poll_renders_no_match(table: Table, monkeypatch: pytest.MonkeyPatch) -> None:
     """A poll whose If-None-Match names the current version is answered 304 from the
     version alone: the match is not rendered for it."""
-    from app.api.routes import matches as match_routes
+    from app.services import state
 
     etag = table.get().headers["etag"]
 
-    def refuse(state: object) -> None:
+    def refuse(match: object) -> None:
         raise AssertionError("a 304 rendered the match")
 
-    monkeypatch.setattr(match_routes, "match_read", refuse)
+    # Every rendering of a match (match_read) goes through match_data.
+    monkeypatch.setattr(state, "match_data", refuse)
     again = table.get(headers={"If-None-Match": etag})
     assert again.status_code == 304
     assert again.headers["etag"] == etag and again.content == b""
