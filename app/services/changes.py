@@ -43,7 +43,7 @@ def save(
     its revision). ``extra`` goes into the event. On PostgreSQL the rows are written
     in one statement, one round trip.
     """
-    assert changed["version"] == state.row["version"] + 1
+    assert changed["version"] == state.version + 1
     match = match_read(state.changed(changed, sheet=sheet))
     version = match.version
     payload = {"kind": kind, "version": version, "match": match.model_dump(mode="json"), **extra}

@@ -120,7 +120,7 @@ def update_match(uow: UnitOfWork, request: WriteRequest, body: MatchUpdate) -> M
     changed = {k: v for k, v in values.items() if v != state.row[k]}
     if not changed:  # a PATCH that changes nothing leaves the version (and ETag) alone
         return match_read(state)
-    changed.update(version=state.row["version"] + 1, updated_at=utcnow())
+    changed.update(version=state.version + 1, updated_at=utcnow())
     return changes.save(uow, state, changed, "match_updated")
 
 
@@ -174,6 +174,6 @@ def end_match(uow: UnitOfWork, request: WriteRequest) -> MatchRead:
         "ended_at": now,
         "ended_by": who.label,
         "updated_at": now,
-        "version": state.row["version"] + 1,
+        "version": state.version + 1,
     }
     return changes.save(uow, state, ended, "ended")

@@ -84,7 +84,7 @@ def _save(
         "round_count": round_count,
         "status": status.value,
         "winner": winner_of(state.game, state.settings, sheet, status),
-        "version": int(state.row["version"]) + 1,
+        "version": state.version + 1,
         "updated_at": now or utcnow(),
     }
     return changes.save(uow, state, changed, kind, sheet=sheet, rounds=rounds, **extra).version

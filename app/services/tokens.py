@@ -55,7 +55,7 @@ def _replace(
             "recorded_at": now,
         },
     )
-    changed = {"version": state.row["version"] + 1, "updated_at": now}
+    changed = {"version": state.version + 1, "updated_at": now}
     changes.save(uow, state, changed, "token_reissued", role=role.value, seat=seat)
     return Issued(role, seat, token)
 

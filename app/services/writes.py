@@ -52,7 +52,7 @@ def lock_match_as(uow: UnitOfWork, request: WriteRequest) -> tuple[MatchState, P
 def check_writable(state: MatchState, request: WriteRequest) -> None:
     """The state checks every change passes, once its body is known valid:
     the expected version (412), then an ended match (409)."""
-    version = state.row["version"]
+    version = state.version
     if request.expected_versions is not None and version not in request.expected_versions:
         raise PreconditionFailed(
             f"If-Match does not name the current ETag {etag(version)}: "
