@@ -41,6 +41,10 @@ format: install
 openapi: install  ## Regenerate openapi/openapi.json from the app
 	$(VENV)/bin/python -m scripts.export_openapi
 
+.PHONY: vectors
+vectors: install  ## Regenerate docs/vectors/scoring-vectors.json from the game modules
+	$(VENV)/bin/python -m scripts.export_vectors
+
 .PHONY: sdk
 sdk: install  ## Generate the Python client and TypeScript types from openapi/openapi.json, and type-check them
 	bash scripts/generate_sdks.sh

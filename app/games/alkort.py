@@ -18,7 +18,6 @@ from app.games.base import (
     Refold,
     RoundInput,
     Score,
-    SettingConflict,
     SheetState,
     Standing,
     StrictModel,
@@ -26,6 +25,7 @@ from app.games.base import (
     check_player_names,
     rank,
 )
+from app.games.decided import check_target_move
 
 SEATS = 4
 TEAMS = 2
@@ -225,23 +225,23 @@ class AlkortGame:
         if not 1 <= number <= count:
             raise ValueError(f"no round {number} among {count}")
         target = settings.target
-        decided_at: int | None = None
-        decided_sheet: SheetState | None = None
+        early: list[int] = []
         row: tuple[tuple[int, ...], SheetState] | None = None
         t0 = t1 = 0
         for index, (p0, p1) in enumerate(points, start=1):
             t0, t1 = t0 + p0, t1 + p1
-            if decided_at is None and (t0 >= target or t1 >= target):
-                decided_at, decided_sheet = index, SheetState(totals=(t0, t1))
+            if number <= index < count and (t0 >= target or t1 >= target):
+                early.append(index)
             if index == number:
                 row = ((p0, p1), SheetState(totals=(t0, t1)))
         assert row is not None
-        return Refold(decided_at, decided_sheet, row, SheetState(totals=(t0, t1)))
+        return Refold(tuple(early), row, SheetState(totals=(t0, t1)))
+
+    def past_target(self, state: SheetState, settings: AlkortSettings) -> int:
+        return sum(total >= settings.target for total in state.totals)
 
     def winner(self, state: SheetState, settings: AlkortSettings) -> Winner | None:
-        reached = [t for t, total in enumerate(state.totals) if total >= settings.target]
-        if len(reached) == 1:
-            return Winner(team=reached[0])
+        # A team at the target is ahead: at most one total is ever past it.
         best = max(state.totals)
         leaders = [t for t, total in enumerate(state.totals) if total == best]
         return Winner(team=leaders[0]) if len(leaders) == 1 else None
@@ -259,16 +259,7 @@ class AlkortGame:
         state: SheetState,
         round_count: int,
     ) -> None:
-        target = new.target
-        if target != old.target and min(state.totals) >= target:
-            raise SettingConflict(
-                ("settings", "target"),
-                f"both teams have already reached {target} "
-                f"(totals {state.totals[0]} and {state.totals[1]}): at that target the "
-                "winner was decided at an earlier round, when the first of them reached it, "
-                "and moving the target does not rewrite which round decided the match",
-                code="target_already_reached",
-            )
+        check_target_move(self, old, new, state)
 
     def columns(self, players: Sequence[str], team_names: Sequence[str] | None) -> list[str]:
         if team_names is not None:

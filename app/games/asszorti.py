@@ -442,8 +442,7 @@ class AsszortiGame:
         if not 1 <= number <= count:
             raise ValueError(f"no round {number} among {count}")
         planned = settings.planned_deals
-        decided_at = planned if planned is not None and planned <= count else None
-        marks = {number, count} if decided_at is None else {number, count, decided_at}
+        marks = {number, count}
         sheets: dict[int, SheetState] = {}
         cells: tuple[int, ...] = ()
         t0 = t1 = t2 = d0 = d1 = d2 = s0 = s1 = s2 = 0
@@ -458,8 +457,11 @@ class AsszortiGame:
                 sheets[index] = SheetState((t0, t1, t2), (d0, d1, d2), (s0, s1, s2))
                 if index == number:
                     cells = (c0, c1, c2)
-        decided_sheet = sheets[decided_at] if decided_at is not None else None
-        return Refold(decided_at, decided_sheet, (cells, sheets[number]), sheets[count])
+        early = () if planned is None else tuple(range(max(planned, number), count))
+        return Refold(early, (cells, sheets[number]), sheets[count])
+
+    def past_target(self, state: SheetState, settings: AsszortiSettings) -> int:
+        return 0  # no target
 
     def winner(self, state: SheetState, settings: AsszortiSettings) -> Winner | None:
         best = max(state.totals)

@@ -73,12 +73,10 @@ class SheetState(NamedTuple):
 
 
 class Refold(NamedTuple):
-    """One pass over every round's points, from the empty sheet: what a correction
-    needs to check that no result is decided before rounds already played, and the
-    sheet after it."""
+    """One pass over every round's points, from the empty sheet: what a correction of
+    round ``number`` needs to check (``check_correction``), and the sheet after it."""
 
-    decided_at: int | None  # the first round after which the match is decided
-    decided_sheet: SheetState | None  # the sheet after that round
+    early: tuple[int, ...]  # rounds from ``number`` to the one before the last that decide
     row: tuple[tuple[int, ...], SheetState]  # round ``number``'s cells and the sheet after it
     last: SheetState  # the sheet after the last round
 
@@ -106,19 +104,19 @@ def refold_by_apply(
 ) -> Refold:
     """Fold ``points`` with ``apply`` from the initial sheet, asking ``is_decided``
     after each round: the definition ``Game.refold`` implementations keep to."""
-    decided_at: int | None = None
-    decided_sheet: SheetState | None = None
+    count = len(points)
+    early: list[int] = []
     row: tuple[tuple[int, ...], SheetState] | None = None
     sheet = game.initial_state()
     for index, each in enumerate(points, start=1):
         cells, sheet = game.apply(sheet, each)
-        if decided_at is None and game.is_decided(sheet, settings, index):
-            decided_at, decided_sheet = index, sheet
+        if number <= index < count and game.is_decided(sheet, settings, index):
+            early.append(index)
         if index == number:
             row = (cells, sheet)
     if row is None:
-        raise ValueError(f"no round {number} among {len(points)}")
-    return Refold(decided_at, decided_sheet, row, sheet)
+        raise ValueError(f"no round {number} among {count}")
+    return Refold(tuple(early), row, sheet)
 
 
 class Game(Protocol):
@@ -161,6 +159,10 @@ class Game(Protocol):
     def refold(self, points: Sequence[Sequence[int]], number: int, settings: Any) -> Refold:
         """``refold_by_apply``'s answer (a test holds them equal), in one tight pass: a
         correction of an early round refolds every later one, thousands of rounds."""
+
+    def past_target(self, state: SheetState, settings: Any) -> int:
+        """How many totals are at or past the target at a table where the first to
+        reach it wins; 0 where there is no such race (no target, or lowest wins)."""
 
     def winner(self, state: SheetState, settings: Any) -> Winner | None:
         """Who won, for a decided or ended match; None on a tie that names nobody."""
@@ -210,45 +212,21 @@ def check_player_names(names: Sequence[str], seat_count: int, title: str) -> Non
             ("players",),
             f"{title} is for exactly {words.get(seat_count, seat_count)} players, got {len(names)}",
         )
+    check_unique_names(names, field="players", holder="seat")
+
+
+def check_unique_names(names: Sequence[str], *, field: str, holder: str) -> None:
+    """Raise GameRuleError at ``(field, index)`` for a name already held by an earlier
+    ``holder`` (a seat, a team) of the list.
+
+    Names that look the same are the same name: compatibility forms (a full-width
+    letter) and case are folded away before they are compared.
+    """
     seen: dict[str, int] = {}
-    for seat, name in enumerate(names):
-        # Names that look the same are the same name: compatibility forms (a
-        # full-width letter) and case are folded away before they are compared.
+    for index, name in enumerate(names):
         key = unicodedata.normalize("NFKC", name).casefold()
         if key in seen:
             raise GameRuleError(
-                ("players", seat), f"{name!r} is already the name of seat {seen[key]}"
+                (field, index), f"{name!r} is already the name of {holder} {seen[key]}"
             )
-        seen[key] = seat
-
-
-class Payment(NamedTuple):
-    """One payment that settles a sheet: ``payer`` gives ``payee`` ``amount``."""
-
-    payer: int
-    payee: int
-    amount: int
-
-
-def settle(net: Sequence[int]) -> list[Payment]:
-    """Who pays whom, in the fewest payments, so that every seat ends at its net (the
-    nets sum to zero). The largest debt is paid to the largest credit first; each
-    payment clears one side, so there are at most seats - 1 of them.
-
-    >>> settle([-9, 18, -9])
-    [Payment(payer=0, payee=1, amount=9), Payment(payer=2, payee=1, amount=9)]
-    >>> settle([0, 0, 0])
-    []
-    """
-    if sum(net) != 0:
-        raise ValueError(f"nets must sum to zero, got {list(net)}")
-    balance = list(net)
-    payments: list[Payment] = []
-    while any(balance):
-        payer = min(range(len(balance)), key=lambda seat: (balance[seat], seat))
-        payee = max(range(len(balance)), key=lambda seat: (balance[seat], -seat))
-        amount = min(-balance[payer], balance[payee])
-        payments.append(Payment(payer, payee, amount))
-        balance[payer] += amount
-        balance[payee] -= amount
-    return payments
+        seen[key] = index

@@ -52,6 +52,7 @@ from app.games.base import (
     rank,
     refold_by_apply,
 )
+from app.games.decided import check_target_move
 
 MIN_PLAYERS = 2
 MAX_PLAYERS = 8
@@ -285,6 +286,11 @@ class OwnTableGame:
         # Rounds are few and cheap to add: the definition is fast enough here.
         return refold_by_apply(self, points, number, settings)
 
+    def past_target(self, state: SheetState, settings: OwnTableSettings) -> int:
+        if settings.target is None or settings.lowest_wins:
+            return 0  # no race to the line: at a lowest-wins table it only ends the match
+        return sum(total >= settings.target for total in state.totals)
+
     def winner(self, state: SheetState, settings: OwnTableSettings) -> Winner | None:
         best = (min if settings.lowest_wins else max)(state.totals)
         leaders = [c for c, total in enumerate(state.totals) if total == best]
@@ -320,18 +326,13 @@ class OwnTableGame:
         for name in ("negatives", "lowest_wins"):  # what the rounds played were under
             if getattr(new, name) != getattr(old, name) and round_count > 0:
                 raise SettingConflict(("settings", name), f"{name} can only change before round 1")
-        target = new.target
-        if target is not None and target != old.target and not new.lowest_wins:
-            reached = [total for total in state.totals if total >= target]
-            if len(reached) > 1:
-                raise SettingConflict(
-                    ("settings", "target"),
-                    f"{len(reached)} totals have already reached {target}: at that target "
-                    "the winner was decided at an earlier round, when the first of them "
-                    "reached it, and moving the target does not rewrite which round "
-                    "decided the match",
-                    code="target_already_reached",
-                )
+        planned = new.planned_rounds
+        if planned != old.planned_rounds and planned is not None and planned < round_count:
+            raise SettingConflict(
+                ("settings", "planned_rounds"),
+                f"{round_count} rounds are already played; planned_rounds cannot be {planned}",
+            )
+        check_target_move(self, old, new, state)
 
     def columns(self, players: Sequence[str], team_names: Sequence[str] | None) -> list[str]:
         if not self.team_count:

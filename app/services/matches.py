@@ -12,7 +12,7 @@ from app.db import repository
 from app.db.database import UnitOfWork
 from app.errors import FieldError, InvalidInput, SettingLocked
 from app.games import GAMES, Game
-from app.games.base import GameRuleError, SettingConflict, StrictModel
+from app.games.base import GameRuleError, SettingConflict, StrictModel, check_unique_names
 from app.schemas import MatchRead, MatchStatus, MatchUpdate
 from app.services import changes, ratelimit
 from app.services.auth import Access, match_as, new_credentials, new_recovery_code
@@ -125,13 +125,18 @@ def update_match(uow: UnitOfWork, request: WriteRequest, body: MatchUpdate) -> M
 
 
 def _check_team_names(game: Game, names: list[str]) -> None:
-    """One name per team of the table (a table of its own may have no teams)."""
+    """One name per team of the table (a table of its own may have no teams), each
+    unique by the players' rule."""
     if len(names) != game.team_count:
         if game.team_count:
             message = f"{game.title} has {game.team_count} teams, got {len(names)} names"
         else:
             message = "this table plays without teams: send no team names"
         raise InvalidInput(message, errors=[FieldError(("body", "team_names"), message)])
+    try:
+        check_unique_names(names, field="team_names", holder="team")
+    except GameRuleError as error:
+        raise rule_error(error) from None
 
 
 def _validated_settings(state: MatchState, patch: StrictModel) -> StrictModel:

@@ -23,6 +23,7 @@ from app.errors import (
     RoundNotFound,
 )
 from app.games.base import RoundInput, SheetState
+from app.games.decided import CorrectionRefused, check_correction
 from app.schemas import (
     MatchStatus,
     RoundHistory,
@@ -191,25 +192,10 @@ def replace_round(
     old_points = list(points)
     points[number - 1] = list(score.points)
     new = state.game.refold(points, number, state.settings)
-    new_k = new.decided_at
-    if new_k is not None and new_k < state.round_count:
-        old_k = state.game.refold(old_points, number, state.settings).decided_at
-        if old_k is None or new_k < old_k:
-            raise CorrectionConflict(
-                f"with this correction the match would be decided after round {new_k}, "
-                "before rounds that were already played"
-            )
-    if new.decided_sheet is not None:
-        decided_by = state.game.winner(new.decided_sheet, state.settings)
-        if state.game.winner(new.last, state.settings) != decided_by:
-            # e.g. Alkort after the target was lowered: the later rounds would take
-            # the other team past the target too, and the sheet would name another
-            # winner than the team that reached the target first, at round new_k.
-            raise CorrectionConflict(
-                f"the winner was decided after round {new_k}; with this correction a later "
-                "round would take the other team past the target too, and a correction "
-                "does not rewrite which round decided the match"
-            )
+    try:
+        check_correction(state.game, state.settings, old_points=old_points, number=number, new=new)
+    except CorrectionRefused as refused:
+        raise CorrectionConflict(str(refused)) from None
     row = found(repository.get_round_with_last_action(connection, match_id, number), match_id)
     _keep_entered(uow, row)
     updates = {

@@ -9,7 +9,8 @@ from datetime import UTC, datetime
 from typing import Any
 
 from app.games import GAMES, Game
-from app.games.base import Score, SheetState, StrictModel, dealer, settle
+from app.games.base import Score, SheetState, StrictModel, dealer
+from app.games.settlement import settle
 from app.schemas import (
     MatchRead,
     MatchStatus,

@@ -300,3 +300,31 @@ def test_a_correction_may_not_take_both_teams_past_a_lowered_target(alkort: Any)
     assert table.snapshot() == before
     assert table.put("/rounds/3", points(1, 5)).status_code == 200
     assert table.match()["winner"] == {"seats": None, "team": 0}
+
+
+@pytest.mark.parametrize("names", [["X", "X"], ["X", "x"], ["\uff38", "X"]])  # full-width X
+def test_team_names_are_unique_like_players(client: Any, alkort: Any, names: list[str]) -> None:
+    created = client.post(
+        "/v1/matches", json={"game": "alkort", "players": FOUR, "team_names": names}
+    )
+    assert created.status_code == 422
+    assert created.json()["errors"][0]["loc"] == ["body", "team_names", 1]
+    table = alkort(team_names=["Us", "Them"])
+    before = table.snapshot()
+    renamed = table.patch({"team_names": names})
+    assert renamed.status_code == 422 and renamed.json()["code"] == "validation_error"
+    assert renamed.json()["errors"][0]["loc"] == ["body", "team_names", 1]
+    assert table.snapshot() == before
+
+
+def test_a_correction_after_the_target_was_lowered_follows_the_totals(alkort: Any) -> None:
+    table = alkort(settings={"target": 30})
+    for deal in (points(0, 9), points(1, 1), points(0, 1), points(1, 6)):
+        table.round(deal)
+    assert table.patch({"settings": {"target": 10}}).json()["winner"]["team"] == 0
+    # Round 3 unchanged, then a real correction that leaves team 0 short of 10.
+    assert table.put("/rounds/3", points(0, 1)).status_code == 200
+    assert table.put("/rounds/3", points(1, 1)).status_code == 200
+    match = table.match()
+    assert match["totals"] == [9, 8] and match["status"] == "in_progress"
+    assert match["winner"] is None

@@ -228,3 +228,65 @@ def test_the_calculator_and_the_games_list(client: TestClient) -> None:
     assert own_game["round_types"] == ["own_points"]
     assert "table_rules" in own_game["settings"]["properties"]
     assert (games["alkort"]["min_players"], games["alkort"]["max_teams"]) == (4, 2)
+
+
+def test_hearts_takes_corrections_after_the_host_moved_the_target(client: TestClient) -> None:
+    settings = {"lowest_wins": True, "negatives": False, "target": 1000}
+    table = own_table(client, ["Anna", "Bela", "Cili"], settings=settings)
+    for each in ((60, 0, 10), (0, 70, 10), (0, 0, 20)):
+        table.round(own(*each))
+    moved = table.patch({"settings": {"target": 50}}).json()
+    assert moved["status"] == "decided" and moved["winner"] == {"seats": [2], "team": None}
+    unchanged = table.put("/rounds/3", own(0, 0, 20))
+    assert unchanged.status_code == 200, unchanged.text
+    # A real correction: the lowest total, as it now stands, wins.
+    assert table.put("/rounds/2", own(0, 40, 30)).status_code == 200
+    match = table.match()
+    assert match["totals"] == [60, 40, 60] and match["winner"] == {"seats": [1], "team": None}
+
+
+def test_a_correction_in_progress_after_a_target_move_is_accepted(client: TestClient) -> None:
+    table = own_table(client, ["Anna", "Bela", "Cili"], settings={"target": 1000})
+    table.round(own(60, 0, 10))
+    table.round(own(-30, 20, 10))
+    assert table.patch({"settings": {"target": 50}}).json()["status"] == "in_progress"
+    corrected = table.put("/rounds/2", own(-20, 10, 10))
+    assert corrected.status_code == 200, corrected.text
+    assert table.match()["status"] == "in_progress"
+    before = table.snapshot()
+    # Row 1 decided the match before, as it does now; row 2 would newly decide it,
+    # and round 3 follows it.
+    table.round(own(0, 5, 0))
+    before = table.snapshot()
+    refused = table.put("/rounds/2", own(-5, 10, 10))
+    assert refused.status_code == 409 and refused.json()["code"] == "correction_conflict"
+    assert "after round 2" in refused.json()["detail"] and "team" not in refused.json()["detail"]
+    assert table.snapshot() == before
+
+
+def test_planned_rounds_below_the_rounds_played_are_refused(client: TestClient) -> None:
+    table = own_table(client, ["Anna", "Bela"])
+    for _ in range(3):
+        table.round(own(1, 2))
+    before = table.snapshot()
+    below = table.patch({"settings": {"planned_rounds": 2}})
+    assert below.status_code == 409 and below.json()["code"] == "setting_locked"
+    assert "planned_rounds cannot be 2" in below.json()["detail"]
+    assert table.snapshot() == before
+    exactly = table.patch({"settings": {"planned_rounds": 3}})
+    assert exactly.status_code == 200 and exactly.json()["status"] == "decided"
+
+
+@pytest.mark.parametrize("names", [["X", "X"], ["X", "x"], ["\uff38", "X"]])  # full-width X
+def test_team_names_are_unique_like_players(client: TestClient, names: list[str]) -> None:
+    players = ["Anna", "Bela", "Cili", "Dani"]
+    body = {"game": "own_table", "players": players, "settings": {"teams": 2}}
+    created = client.post("/v1/matches", json={**body, "team_names": names})
+    assert created.status_code == 422
+    assert created.json()["errors"][0]["loc"] == ["body", "team_names", 1]
+    table = own_table(client, players, settings={"teams": 2}, team_names=["Us", "Them"])
+    before = table.snapshot()
+    renamed = table.patch({"team_names": names})
+    assert renamed.status_code == 422
+    assert renamed.json()["errors"][0]["loc"] == ["body", "team_names", 1]
+    assert table.snapshot() == before

@@ -12,8 +12,9 @@ from hypothesis import strategies as st
 from pydantic import ValidationError
 
 from app.games import GAMES
-from app.games.base import GameRuleError, SettingConflict, refold_by_apply, settle
+from app.games.base import GameRuleError, SettingConflict, refold_by_apply
 from app.games.own_table import GAME, OwnTableGame, OwnTablePoints, OwnTableSettings
+from app.games.settlement import settle
 
 NAMES = ["Anna", "Bela", "Cili", "Dani", "Ede", "Flora", "Gabi", "Hugo"]
 
