@@ -31,6 +31,10 @@ SETTLEMENTS: list[tuple[str, list[int]]] = [
     ),
     ("two equal splits: the lowest seat's smallest group first", [-2, 2, 1, 1, -2]),
     ("pairs of equal size: the group of the lowest seats first", [-1, 1, 1, -1]),
+    (
+        "groups of one size: the lexicographically first, (0, 1, 7) before (0, 3, 4)",
+        [2, 3, 2, -3, 1, 3, -3, -5],
+    ),
     ("four teams: two pairs settle apart", [-5, 5, -3, 3]),
     ("four teams: no pair sums to zero, three payments", [-5, -2, 3, 4]),
     ("six seats in three pairs", [7, -3, -7, 3, 12, -12]),

@@ -225,23 +225,24 @@ class AlkortGame:
         if not 1 <= number <= count:
             raise ValueError(f"no round {number} among {count}")
         target = settings.target
-        early: list[int] = []
+        decided_at: int | None = None
         row: tuple[tuple[int, ...], SheetState] | None = None
         t0 = t1 = 0
         for index, (p0, p1) in enumerate(points, start=1):
             t0, t1 = t0 + p0, t1 + p1
-            if number <= index < count and (t0 >= target or t1 >= target):
-                early.append(index)
+            if decided_at is None and (t0 >= target or t1 >= target):
+                decided_at = index
             if index == number:
                 row = ((p0, p1), SheetState(totals=(t0, t1)))
         assert row is not None
-        return Refold(tuple(early), row, SheetState(totals=(t0, t1)))
+        return Refold(decided_at, row, SheetState(totals=(t0, t1)))
 
     def past_target(self, state: SheetState, settings: AlkortSettings) -> int:
         return sum(total >= settings.target for total in state.totals)
 
     def winner(self, state: SheetState, settings: AlkortSettings) -> Winner | None:
-        # A team at the target is ahead: at most one total is ever past it.
+        # As the totals stand: a team at the target is ahead, unless a correction
+        # after the target was lowered took both teams past it.
         best = max(state.totals)
         leaders = [t for t, total in enumerate(state.totals) if total == best]
         return Winner(team=leaders[0]) if len(leaders) == 1 else None

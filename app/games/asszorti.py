@@ -457,8 +457,8 @@ class AsszortiGame:
                 sheets[index] = SheetState((t0, t1, t2), (d0, d1, d2), (s0, s1, s2))
                 if index == number:
                     cells = (c0, c1, c2)
-        early = () if planned is None else tuple(range(max(planned, number), count))
-        return Refold(early, (cells, sheets[number]), sheets[count])
+        decided_at = planned if planned is not None and planned <= count else None
+        return Refold(decided_at, (cells, sheets[number]), sheets[count])
 
     def past_target(self, state: SheetState, settings: AsszortiSettings) -> int:
         return 0  # no target

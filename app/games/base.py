@@ -76,7 +76,7 @@ class Refold(NamedTuple):
     """One pass over every round's points, from the empty sheet: what a correction of
     round ``number`` needs to check (``check_correction``), and the sheet after it."""
 
-    early: tuple[int, ...]  # rounds from ``number`` to the one before the last that decide
+    decided_at: int | None  # k: the first round after which the match is decided
     row: tuple[tuple[int, ...], SheetState]  # round ``number``'s cells and the sheet after it
     last: SheetState  # the sheet after the last round
 
@@ -104,19 +104,18 @@ def refold_by_apply(
 ) -> Refold:
     """Fold ``points`` with ``apply`` from the initial sheet, asking ``is_decided``
     after each round: the definition ``Game.refold`` implementations keep to."""
-    count = len(points)
-    early: list[int] = []
+    decided_at: int | None = None
     row: tuple[tuple[int, ...], SheetState] | None = None
     sheet = game.initial_state()
     for index, each in enumerate(points, start=1):
         cells, sheet = game.apply(sheet, each)
-        if number <= index < count and game.is_decided(sheet, settings, index):
-            early.append(index)
+        if decided_at is None and game.is_decided(sheet, settings, index):
+            decided_at = index
         if index == number:
             row = (cells, sheet)
     if row is None:
-        raise ValueError(f"no round {number} among {count}")
-    return Refold(tuple(early), row, sheet)
+        raise ValueError(f"no round {number} among {len(points)}")
+    return Refold(decided_at, row, sheet)
 
 
 class Game(Protocol):

@@ -3,16 +3,15 @@ every game (docs/rules.md, "When a match is decided").
 
 A match is judged on its sheet as it stands: the totals after its last round and
 the number of rounds, under the settings it has now. A total that passed the
-target in an earlier round and fell back below it has not reached it. Two kinds
-of change could make that sheet disagree with how the match was played, and are
-refused:
+target after an earlier round and fell back below it has not reached it; the
+winner is the best total as it stands. Two changes are refused:
 
-- a correction after which the match would be decided after a round that other
-  rounds followed, where it was not before (``check_correction``);
-- a correction or a target move that puts a second total at or past the target
-  where the first to reach it wins: the match would have ended when the first of
-  them got there, and the totals as they stand cannot name that winner
-  (``check_correction``, ``check_target_move``).
+- a correction that moves k, the first round after which the match is decided,
+  earlier, or gives the match a k before its last round where it had none:
+  rounds would then stand after the match was decided (``check_correction``);
+- where the first to reach the target wins, a target that two or more totals
+  already reach: at that target the match was decided at an earlier round, and
+  moving the target does not rewrite which (``check_target_move``).
 """
 
 from __future__ import annotations
@@ -36,40 +35,32 @@ def check_correction(
     new: Refold,
 ) -> None:
     """Raise CorrectionRefused when correcting round ``number`` (the rounds were
-    ``old_points``; ``new`` is their refold with the correction) breaks the rule.
+    ``old_points``; ``new`` is their refold with the correction) makes k earlier,
+    or gives the match a k before its last round where it had none.
 
-    The old rounds are refolded only when the new ones need comparing with them.
+    The old rounds are refolded only when the new k stands before the last round.
     """
-    old: Refold | None = None
-    if new.early:
-        old = game.refold(old_points, number, settings)
-        earlier = sorted(set(new.early) - set(old.early))
-        if earlier:
-            raise CorrectionRefused(
-                f"with this correction the match would be decided after round {earlier[0]}, "
-                "and rounds were played after it: a correction does not end a match "
-                "before rounds already played"
-            )
-    past = game.past_target(new.last, settings)
-    if past > 1:
-        old = old or game.refold(old_points, number, settings)
-        if past > game.past_target(old.last, settings):
-            raise CorrectionRefused(
-                f"with this correction {past} totals would be at or past the target: the "
-                "match would have ended when the first of them reached it, and the totals "
-                "as they stand cannot name that winner"
-            )
+    new_k = new.decided_at
+    if new_k is None or new_k >= len(old_points):
+        return
+    old_k = game.refold(old_points, number, settings).decided_at
+    if old_k is None or new_k < old_k:
+        raise CorrectionRefused(
+            f"with this correction the match would be decided after round {new_k}, "
+            "and rounds were played after it: a correction does not end a match "
+            "before rounds already played"
+        )
 
 
 def check_target_move(game: Game, old: Any, new: Any, state: SheetState) -> None:
-    """Raise SettingConflict (``target_already_reached``) when moving the target from
-    ``old``'s to ``new``'s puts a second total at or past it."""
+    """Raise SettingConflict (``target_already_reached``) when a new target is one
+    that two or more totals already reach, where the first to reach it wins."""
     past = game.past_target(state, new)
-    if past > 1 and past > game.past_target(state, old):
+    if new.target != old.target and past > 1:
         raise SettingConflict(
             ("settings", "target"),
-            f"{past} totals are already at or past {new.target}: at that target the match "
-            "would have ended when the first of them reached it, and the totals as they "
-            "stand cannot name that winner",
+            f"{past} totals already reach {new.target}: at that target the match was "
+            "decided at an earlier round, when the first of them reached it, and "
+            "moving the target does not rewrite which round decided the match",
             code="target_already_reached",
         )

@@ -54,8 +54,8 @@ def settle(net: Sequence[int]) -> list[Payment]:
 def groups(net: Sequence[int]) -> list[tuple[int, ...]]:
     """The seats with a non-zero net, split into the most groups whose nets each sum
     to zero. Of the splits with the most groups: the lowest seat goes into the
-    smallest group it can (of those, the one of the lowest seats), then the lowest
-    seat left, and so on.
+    smallest group it can (of those, the lexicographically first: the lowest second
+    seat, then third, ...), then the lowest seat left, and so on.
 
     >>> groups([-153, -73, -70, 108, 194, -109, 70, 33])
     [(0, 1, 3, 4, 5, 7), (2, 6)]

@@ -3,8 +3,8 @@
 Asszorti: every hand is the declarer against both opponents equally, so amounts entered
 by hand must net one seat +2X and each other seat -X, with X what some hand at that table
 is worth (at most 72 a player without kontra, 2304 with the whole kontra ladder).
-Alkort: a target both teams already reach, or a correction that would take the other team
-past a lowered target, is refused because the winner was decided at an earlier round.
+Alkort: a target both teams already reach is refused because the match was decided at an
+earlier round; a correction that would decide it before rounds already played, likewise.
 """
 
 from __future__ import annotations
@@ -118,18 +118,19 @@ def test_a_target_both_teams_reach_is_refused_for_the_real_reason(alkort: Any) -
     assert refused.status_code == 409
     problem = refused.json()
     assert problem["code"] == "target_already_reached"
-    assert "would have ended when the first of them reached it" in problem["detail"]
+    assert "decided at an earlier round" in problem["detail"]
+    assert "does not rewrite which round decided the match" in problem["detail"]
 
 
-def test_a_correction_past_a_lowered_target_is_refused_for_the_real_reason(alkort: Any) -> None:
-    table: Table = alkort()
-    table.round(points(0, 9))
+def test_a_correction_that_decides_earlier_is_refused_for_the_real_reason(alkort: Any) -> None:
+    table: Table = alkort(settings={"target": 10})
+    table.round(points(0, 1))
     table.round(points(1, 1))
-    table.round(points(1, 1))
-    assert table.patch({"settings": {"target": 9}}).json()["status"] == "decided"
-    refused = table.put("/rounds/3", points(1, 9))
+    table.round(points(0, 1))
+    refused = table.put("/rounds/1", points(1, 9))
     assert refused.status_code == 409
     problem = refused.json()
     assert problem["code"] == "correction_conflict"
-    assert "2 totals would be at or past the target" in problem["detail"]
-    assert "would have ended when the first of them reached it" in problem["detail"]
+    assert "decided after round 2" in problem["detail"]
+    assert "rounds were played after it" in problem["detail"]
+    assert "team" not in problem["detail"]

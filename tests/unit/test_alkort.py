@@ -302,7 +302,8 @@ def test_a_target_both_teams_already_reach_is_a_conflict(totals: tuple[int, int]
     assert caught.value.loc == ("settings", "target")
     assert caught.value.code == "target_already_reached"
     assert "2 totals" in caught.value.message
-    assert "would have ended when the first of them reached it" in caught.value.message
+    assert "decided at an earlier round" in caught.value.message
+    assert "does not rewrite which round decided the match" in caught.value.message
 
 
 def test_four_players_with_unique_names() -> None:

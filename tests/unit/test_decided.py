@@ -13,7 +13,7 @@ from app.games.alkort import GAME as ALKORT
 from app.games.alkort import AlkortSettings
 from app.games.asszorti import GAME as ASSZORTI
 from app.games.asszorti import AsszortiSettings
-from app.games.base import Game, SettingConflict, SheetState
+from app.games.base import Game, SettingConflict, SheetState, Winner
 from app.games.decided import CorrectionRefused, check_correction
 from app.games.own_table import GAME as OWN
 from app.games.own_table import OwnTableSettings
@@ -45,6 +45,19 @@ def move_target(game: Game, old: Any, target: int, rounds: list[list[int]]) -> A
 
 
 HEARTS = [[60, 0, 10], [0, 70, 10], [0, 0, 20]]
+
+
+def test_corrections_after_the_planned_rounds_were_lowered_to_the_rounds_played() -> None:
+    for game, old, field in (
+        (ASSZORTI, AsszortiSettings(), "planned_deals"),
+        (OWN.for_table(3, OwnTableSettings()), OwnTableSettings(), "planned_rounds"),
+    ):
+        rounds = [[2, -1, -1], [-2, 4, -2], [0, 0, 0]]
+        new = old.model_copy(update={field: 3})
+        game.check_settings_change(old, new, sheet_of(game, rounds), 3)
+        assert game.is_decided(sheet_of(game, rounds), new, 3)
+        for number in (1, 2, 3):
+            correct(game, new, rounds, number, [4, -2, -2])
 
 
 def test_hearts_after_the_target_moved_is_decided_as_it_stands_and_takes_corrections() -> None:
@@ -84,46 +97,58 @@ def test_a_correction_may_not_end_the_match_before_rounds_already_played() -> No
     correct(game, game.settings, rounds, 3, [40, 0])  # decided at the last round: fine
 
 
-def test_after_a_target_move_only_rows_that_newly_decide_are_refused() -> None:
+def test_a_correction_may_not_move_k_earlier() -> None:
     game = OWN.for_table(2, OwnTableSettings(target=1000))
-    rounds = [[60, 0], [-40, 0], [0, 10], [0, 10]]
-    rules = move_target(game, game.settings, 50, rounds)  # row 1 decides; rows 2-3 do not
-    correct(game, rules, rounds, 2, [-30, 0])
-    with pytest.raises(CorrectionRefused, match="after round 2"):
-        correct(game, rules, rounds, 2, [0, 0])  # row 2 would now decide, round 3 followed
+    rounds = [[10, 0], [50, 0], [-40, 0], [0, 10]]
+    rules = move_target(game, game.settings, 60, rounds)  # k = 2, and round 4 stands after it
+    correct(game, rules, rounds, 3, [-5, 0])  # k stays 2: accepted
+    with pytest.raises(CorrectionRefused, match="after round 1"):
+        correct(game, rules, rounds, 1, [60, 0])
 
 
-def test_a_correction_may_not_put_a_second_total_past_the_target() -> None:
+def test_a_correction_that_leaves_k_where_it_was_is_accepted_and_the_totals_decide() -> None:
     rules = AlkortSettings(target=11)
     rounds = [[9, 0], [0, 1], [0, 1]]
-    lowered = move_target(ALKORT, rules, 9, rounds)
-    with pytest.raises(CorrectionRefused, match="2 totals"):
-        correct(ALKORT, lowered, rounds, 3, [0, 9])
-    correct(ALKORT, lowered, rounds, 3, [0, 5])
+    lowered = move_target(ALKORT, rules, 9, rounds)  # k = 1: team 0 reached 9 first
+    correct(ALKORT, lowered, rounds, 3, [0, 9])  # k stays 1: accepted
+    sheet = sheet_of(ALKORT, [[9, 0], [0, 1], [0, 9]])
+    assert ALKORT.is_decided(sheet, lowered, 3)
+    assert ALKORT.winner(sheet, lowered) == Winner(team=1)  # the totals as they stand: 9 to 10
 
 
-def test_two_totals_past_the_target_in_one_round_may_still_be_corrected() -> None:
+def test_two_totals_that_reached_the_target_in_one_round_name_the_higher() -> None:
     game = OWN.for_table(3, OwnTableSettings(target=100))
-    rounds = [[90, 95, 10], [20, 10, 0]]  # both pass 100 in round 2: the highest wins
+    rounds = [[90, 95, 10], [20, 10, 0]]
     sheet = sheet_of(game, rounds)
     assert game.past_target(sheet, game.settings) == 2
-    assert game.winner(sheet, game.settings).seats == (0,)  # type: ignore[union-attr]
-    correct(game, game.settings, rounds, 2, [10, 20, 0])
-    with pytest.raises(SettingConflict) as moved:
-        move_target(game, game.settings, 5, rounds)  # a third total past it: refused
-    assert moved.value.code == "target_already_reached"
-    move_target(game, game.settings, 105, rounds)  # still two: allowed
+    assert game.winner(sheet, game.settings) == Winner(seats=(0,))
+    correct(game, game.settings, rounds, 2, [10, 20, 0])  # still both, at round 2
+    correct(game, game.settings, rounds, 1, [90, 90, 10])
 
 
-def test_a_second_total_past_a_moved_target_is_refused_at_every_game_with_a_race() -> None:
+def test_a_target_two_totals_already_reach_is_refused_where_the_first_wins() -> None:
     with pytest.raises(SettingConflict) as alkort:
         move_target(ALKORT, AlkortSettings(target=30), 6, [[9, 0], [0, 6]])
     game = OWN.for_table(3, OwnTableSettings(target=100))
     with pytest.raises(SettingConflict) as own:
         move_target(game, game.settings, 10, [[12, 0, 25]])
-    assert alkort.value.code == own.value.code == "target_already_reached"
+    with pytest.raises(SettingConflict) as same_round:  # whatever the path to it
+        move_target(game, game.settings, 95, [[90, 95, 10], [20, 10, 0]])
+    codes = {alkort.value.code, own.value.code, same_round.value.code}
+    assert codes == {"target_already_reached"}
+    move_target(game, game.settings, 13, [[12, 0, 25]])  # one total: decided for it
     lowest = OWN.for_table(3, OwnTableSettings(target=100, lowest_wins=True))
     move_target(lowest, lowest.settings, 10, [[12, 0, 25]])  # no race: decided as it stands
+
+
+def test_undo_reopens_or_keeps_the_match_as_its_totals_stand() -> None:
+    game = OWN.for_table(3, OwnTableSettings(target=1000))
+    rounds = [[60, 0, 0], [0, 70, 0], [-30, -30, 0]]
+    rules = move_target(game, game.settings, 50, rounds)  # [30, 40, 0]: nobody at 50
+    assert not game.is_decided(sheet_of(game, rounds), rules, 3)
+    undone = sheet_of(game, rounds[:2])  # the last round removed: [60, 70, 0]
+    assert game.is_decided(undone, rules, 2)
+    assert game.winner(undone, rules) == Winner(seats=(1,))
 
 
 @pytest.mark.parametrize(
@@ -172,12 +197,21 @@ def alkort_cases(draw: Any) -> tuple[Game, Any, list[list[int]]]:
     return ALKORT, AlkortSettings(target=draw(st.integers(1, 40))), rounds
 
 
+@st.composite
+def asszorti_cases(draw: Any) -> tuple[Game, Any, list[list[int]]]:
+    hands = draw(st.lists(st.integers(-20, 20), min_size=1, max_size=12))
+    rounds = [[2 * x, -x, -x] for x in hands]
+    planned = draw(st.none() | st.integers(1, 12))
+    return ASSZORTI, AsszortiSettings(planned_deals=planned), rounds
+
+
 @settings(max_examples=300, deadline=None)
-@given(st.one_of(own_cases(), alkort_cases()), st.data())
+@given(st.one_of(own_cases(), alkort_cases(), asszorti_cases()), st.data())
 def test_a_round_entered_again_unchanged_is_always_accepted(
     case: tuple[Game, Any, list[list[int]]], data: st.DataObject
 ) -> None:
-    """Whatever the target or the plan was moved to after the rounds were played."""
+    """Whatever the target or the plan was moved to after the rounds were played: the
+    settings drawn are any the host could have moved to."""
     game, rules, rounds = case
     number = data.draw(st.integers(1, len(rounds)))
     correct(game, rules, rounds, number, rounds[number - 1])

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from functools import cache
 
 import pytest
 from hypothesis import given, settings
@@ -36,6 +37,29 @@ def fewest_payments(net: list[int]) -> int:
     return len(seats) - most
 
 
+def fewest_by_search(net: list[int]) -> int:
+    """A second, independent brute force over the payments themselves: some debtor pays
+    some creditor, and some settlement with the fewest payments clears one side with
+    each, so every such payment is tried, deepest first."""
+
+    @cache
+    def search(balance: tuple[int, ...]) -> int:
+        if not any(balance):
+            return 0
+        best = len(balance)
+        for payer, owes in enumerate(balance):
+            for payee, due in enumerate(balance):
+                if owes < 0 < due:
+                    after = list(balance)
+                    amount = min(-owes, due)
+                    after[payer] += amount
+                    after[payee] -= amount
+                    best = min(best, 1 + search(tuple(sorted(after))))
+        return best
+
+    return search(tuple(sorted(net)))
+
+
 def check_pays_out(net: list[int], payments: list[Payment]) -> None:
     balance = [0] * len(net)
     for payer, payee, amount in payments:
@@ -61,6 +85,19 @@ def test_the_payments_are_the_fewest_that_bring_every_seat_to_its_net(net: list[
     check_pays_out(net, payments)
     assert len(payments) == fewest_payments(net)
     assert payments == sorted(payments)  # listed by payer, then payee
+
+
+small_tables = (
+    st.integers(2, 6)
+    .flatmap(lambda size: st.lists(st.integers(-5, 5), min_size=size - 1, max_size=size - 1))
+    .map(lambda values: [*values, -sum(values)])
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(small_tables)
+def test_no_sequence_of_payments_is_shorter(net: list[int]) -> None:
+    assert len(settle(net)) == fewest_by_search(net)
 
 
 @given(st.lists(st.integers(-10_000, 10_000), min_size=1, max_size=7))
@@ -103,8 +140,9 @@ def test_the_split_puts_the_lowest_seat_in_its_smallest_group() -> None:
     # Seat 0 could settle with seat 1 or with seats 2 and 3 (both leave two groups):
     # the smaller group is taken.
     assert groups([-2, 2, 1, 1, -2]) == [(0, 1), (2, 3, 4)]
-    # Of groups of one size, the one of the lowest seats.
+    # Of groups of one size, the lexicographically first (lowest seat, then the next).
     assert groups([-1, 1, 1, -1]) == [(0, 1), (2, 3)]
+    assert groups([2, 3, 2, -3, 1, 3, -3, -5])[0] == (0, 1, 7)  # before (0, 3, 4)
     assert settle([-1, 1, 1, -1]) == [Payment(0, 1, 1), Payment(3, 2, 1)]
 
 
