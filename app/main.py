@@ -93,7 +93,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     docs.install(app)
     web.install(app)
     app.state.settings = settings
-    problems.install(app)
+    api_routes = [
+        route
+        for module in (matches, rounds, sheet, tokens, events, games, health, docs, web)
+        for route in module.router.routes
+    ]
+    problems.install(app, api_routes)
     # Outermost last: every response, errors included, gets CORS headers and a request id.
     # Our own body limit rather than FastAPI's max_body_size, whose 413 is text/plain
     # on some paths; ours is always problem+json.

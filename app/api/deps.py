@@ -9,11 +9,11 @@ A request refused before its use case runs (a body or header that does not valid
 is checked by the 422 handler first (``app.api.problems``), so the order holds.
 """
 
-from functools import partial
-from typing import Annotated
+from collections.abc import Callable
+from functools import cache, partial
+from typing import Annotated, Any, get_args, get_origin, get_type_hints
 
-from fastapi import Depends, Request
-from fastapi.routing import APIRoute
+from fastapi import Depends, Request, params
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from app.db.database import Database
@@ -71,11 +71,16 @@ class Allowed(HTTPBearer):
         return Access.of(token, match_id, self.need)
 
 
-def allowed_of(route: APIRoute) -> Allowed | None:
-    """The route's access dependency, when it has one."""
-    for dependency in route.dependant.dependencies:
-        if isinstance(dependency.call, Allowed):
-            return dependency.call
+@cache
+def access_dependency(endpoint: Callable[..., Any]) -> Allowed | None:
+    """The access dependency an endpoint declares (``ReaderDep``, ``PlayerDep`` or
+    ``HostDep`` in its signature), read from its own annotations; None without one."""
+    for hint in get_type_hints(endpoint, include_extras=True).values():
+        if get_origin(hint) is not Annotated:
+            continue
+        for metadata in get_args(hint)[1:]:
+            if isinstance(metadata, params.Depends) and isinstance(metadata.dependency, Allowed):
+                return metadata.dependency
     return None
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterable, Mapping, Sequence
+from functools import partial
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -12,10 +13,10 @@ from fastapi.responses import JSONResponse
 from fastapi.routing import APIRoute
 from sqlalchemy.exc import OperationalError, ProgrammingError
 from starlette.exceptions import HTTPException as StarletteHTTPException
-from starlette.routing import Match
+from starlette.routing import BaseRoute, Match
 
 from app import errors
-from app.api.deps import allowed_of, principal_of
+from app.api.deps import access_dependency, principal_of
 from app.errors import DatabaseUnavailable, RateLimited, ServiceError
 from app.schemas import MATCH_CREATE_MODELS, ROUND_TYPES, Problem
 
@@ -97,7 +98,7 @@ async def _refused_access(request: Request) -> JSONResponse | None:
     """
     route = request.scope.get("route")
     match_id = request.path_params.get("match_id")
-    allowed = allowed_of(route) if isinstance(route, APIRoute) else None
+    allowed = access_dependency(route.endpoint) if isinstance(route, APIRoute) else None
     if allowed is None or match_id is None:
         return None
     try:
@@ -230,21 +231,18 @@ def _problem_of(exc: ServiceError) -> JSONResponse:
     )
 
 
-def _allowed_methods(request: Request) -> str:
+def _allowed_methods(request: Request, routes: Sequence[BaseRoute]) -> str:
     """Every method some route serves at this path (Starlette lists only the first route's)."""
     methods: set[str] = set()
-    pending = list(request.app.routes)
-    while pending:
-        route = pending.pop()
-        included = getattr(route, "original_router", None)  # FastAPI's included routers
-        if included is not None:
-            pending.extend(included.routes)
-        elif isinstance(route, APIRoute) and route.matches(request.scope)[0] is not Match.NONE:
+    for route in routes:
+        if isinstance(route, APIRoute) and route.matches(request.scope)[0] is not Match.NONE:
             methods |= route.methods or set()
     return ", ".join(sorted(methods))
 
 
-async def _http_error(request: Request, exc: Exception) -> JSONResponse:
+async def _http_error(
+    request: Request, exc: Exception, *, routes: Sequence[BaseRoute]
+) -> JSONResponse:
     assert isinstance(exc, StarletteHTTPException)
     if exc.status_code == 405:
         return problem(
@@ -252,7 +250,7 @@ async def _http_error(request: Request, exc: Exception) -> JSONResponse:
             "method_not_allowed",
             "Method not allowed",
             f"{request.method} is not allowed here",
-            headers={"Allow": _allowed_methods(request)},
+            headers={"Allow": _allowed_methods(request, routes)},
         )
     if exc.status_code == 400:
         # FastAPI's only 400: a body it could not decode (not UTF-8, not parseable).
@@ -262,14 +260,15 @@ async def _http_error(request: Request, exc: Exception) -> JSONResponse:
     return problem(exc.status_code, code, title, detail, headers=exc.headers)
 
 
-def install(app: FastAPI) -> None:
-    """Register the handlers that turn every error into problem+json."""
+def install(app: FastAPI, routes: Sequence[BaseRoute]) -> None:
+    """Register the handlers that turn every error into problem+json; ``routes``: the
+    app's routes, which a 405's Allow header lists the methods of."""
     app.add_exception_handler(RequestValidationError, _validation_error)
     app.add_exception_handler(ServiceError, _service_error)
     app.add_exception_handler(OperationalError, _database_unavailable)
     # PostgreSQL reports a missing table (a database not migrated) as a ProgrammingError.
     app.add_exception_handler(ProgrammingError, _database_unavailable)
-    app.add_exception_handler(StarletteHTTPException, _http_error)
+    app.add_exception_handler(StarletteHTTPException, partial(_http_error, routes=tuple(routes)))
 
 
 DESCRIPTIONS = {
