@@ -28,13 +28,14 @@ async def get_db(request: Request) -> Database:
     return db
 
 
-async def get_settings(request: Request) -> Settings:
+async def get_app_settings(request: Request) -> Settings:
+    """The settings the app was built with (``create_app``)."""
     settings: Settings = request.app.state.settings
     return settings
 
 
 DbDep = Annotated[Database, Depends(get_db)]
-SettingsDep = Annotated[Settings, Depends(get_settings)]
+SettingsDep = Annotated[Settings, Depends(get_app_settings)]
 
 BEARER_SCHEME = "HTTPBearer"
 BEARER_DESCRIPTION = "A host, player or viewer token of the match"

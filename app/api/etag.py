@@ -28,8 +28,13 @@ def etag_of(version: int, variant: str = "") -> str:
     return f'"v{version}-{variant}"' if variant else f'"v{version}"'
 
 
+def etag_header(version: int, variant: str = "") -> dict[str, str]:
+    """The ETag header of a match version."""
+    return {"ETag": etag_of(version, variant)}
+
+
 def set_etag(response: Response, version: int, variant: str = "") -> None:
-    response.headers["ETag"] = etag_of(version, variant)
+    response.headers.update(etag_header(version, variant))
 
 
 def unchanged(if_none_match: str | None, version: int, variant: str = "") -> Response | None:

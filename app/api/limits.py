@@ -3,9 +3,7 @@
 from starlette.responses import Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from app.api.problems import problem
-
-TOO_LARGE = "squarescores.body_too_large"
+from app.api.problems import BODY_TOO_LARGE, payload_too_large
 
 
 class BodyTooLarge(Exception):
@@ -40,7 +38,7 @@ class BodySizeLimit:
             if message["type"] == "http.request":
                 seen += len(message.get("body", b""))
                 if seen > self.max_bytes:
-                    scope[TOO_LARGE] = True  # FastAPI reports a failed body read as a 400
+                    scope[BODY_TOO_LARGE] = True
                     raise BodyTooLarge
             return message
 
@@ -62,9 +60,4 @@ class BodySizeLimit:
 
     def too_large(self) -> Response:
         """The 413 problem."""
-        return problem(
-            413,
-            "payload_too_large",
-            "Request body too large",
-            f"the body must be at most {self.max_bytes} bytes",
-        )
+        return payload_too_large(self.max_bytes)

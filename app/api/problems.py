@@ -21,6 +21,9 @@ from app.errors import DatabaseUnavailable, RateLimited, ServiceError
 from app.schemas import MATCH_CREATE_MODELS, ROUND_TYPES, Problem
 
 PROBLEM_JSON = "application/problem+json"
+# Set in the scope by app.api.limits when it cut a body short: FastAPI reports the
+# failed read as a 400, which is answered 413.
+BODY_TOO_LARGE = "squarescores.body_too_large"
 logger = logging.getLogger(__name__)
 
 # Tags of the discriminated unions, which pydantic puts into an error's location.
@@ -55,6 +58,16 @@ def problem(
         body["errors"] = list(errors)
     return JSONResponse(
         body, status_code=status, media_type=PROBLEM_JSON, headers=dict(headers or {})
+    )
+
+
+def payload_too_large(limit: int) -> JSONResponse:
+    """413 ``payload_too_large``: a body over ``limit`` bytes."""
+    return problem(
+        413,
+        "payload_too_large",
+        "Request body too large",
+        f"the body must be at most {limit} bytes",
     )
 
 
@@ -112,14 +125,8 @@ async def _refused_access(request: Request) -> JSONResponse | None:
 
 async def _malformed(request: Request, reason: str = "malformed JSON") -> JSONResponse:
     """422 malformed_json, unless authentication or authorization fails first."""
-    if request.scope.get("squarescores.body_too_large"):  # see app.api.limits
-        limit = request.app.state.settings.max_body_bytes
-        return problem(
-            413,
-            "payload_too_large",
-            "Request body too large",
-            f"the body must be at most {limit} bytes",
-        )
+    if request.scope.get(BODY_TOO_LARGE):
+        return payload_too_large(request.app.state.settings.max_body_bytes)
     if (refused := await _refused_access(request)) is not None:
         return refused
     return problem(

@@ -40,10 +40,6 @@ class Answer:
     headers: dict[str, str] = field(default_factory=dict)
 
 
-def etag(version: int) -> dict[str, str]:
-    return {"ETag": f'"v{version}"'}
-
-
 async def answer_write(
     db: Database,
     access: Access,

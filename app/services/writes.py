@@ -28,11 +28,6 @@ class WriteRequest:
         return self.access.match_id
 
 
-def etag(version: int) -> str:
-    """The strong ETag of a match version, as error messages quote it."""
-    return f'"v{version}"'
-
-
 def lock_match(uow: UnitOfWork, match_id: str) -> MatchState:
     """Load the match for a change, locking its row until the transaction ends."""
     return MatchState.load(
@@ -55,7 +50,7 @@ def check_writable(state: MatchState, request: WriteRequest) -> None:
     version = state.version
     if request.expected_versions is not None and version not in request.expected_versions:
         raise PreconditionFailed(
-            f"If-Match does not name the current ETag {etag(version)}: "
+            f"If-Match does not name the match's current version ({version}): "
             "read the match again and retry"
         )
     if state.status is MatchStatus.ENDED:

@@ -5,7 +5,14 @@ from typing import Annotated
 from fastapi import APIRouter, Body, Request, Response
 
 from app.api.deps import DbDep, HostDep, PlayerDep, RateLimitDep, ReaderDep, SettingsDep
-from app.api.etag import ETAG_HEADER, NOT_MODIFIED, IfNoneMatchHeader, model_response, unchanged
+from app.api.etag import (
+    ETAG_HEADER,
+    NOT_MODIFIED,
+    IfNoneMatchHeader,
+    etag_header,
+    model_response,
+    unchanged,
+)
 from app.api.headers import (
     CREATED,
     REPLAYABLE,
@@ -17,7 +24,7 @@ from app.api.headers import (
 from app.api.links import base_url, join_links
 from app.api.problems import responses
 from app.api.strict_json import StrictJSONRoute
-from app.api.writes import Answer, answer_open_write, answer_write, etag
+from app.api.writes import Answer, answer_open_write, answer_write
 from app.db.database import UnitOfWork
 from app.schemas import MatchCreate, MatchCreated, MatchRead, MatchUpdate, Tokens
 from app.services import matches
@@ -58,7 +65,7 @@ async def create_match(
                 links=join_links(base, match_id, new.tokens),
             ),
         )
-        headers = {"Location": f"/v1/matches/{match_id}", **etag(created.version)}
+        headers = {"Location": f"/v1/matches/{match_id}", **etag_header(created.version)}
         return Answer(201, created, headers)
 
     key_of = once(key, scope="", request="POST /v1/matches", body=body)
@@ -98,7 +105,7 @@ async def update_match(
 
     def work(uow: UnitOfWork) -> Answer:
         match = matches.update_match(uow, WriteRequest(access, expected), body)
-        return Answer(200, match, etag(match.version))
+        return Answer(200, match, etag_header(match.version))
 
     return await answer_write(db, access, None, work)
 
@@ -122,7 +129,7 @@ async def end_match(
 
     def work(uow: UnitOfWork) -> Answer:
         match = matches.end_match(uow, WriteRequest(access, expected))
-        return Answer(200, match, etag(match.version))
+        return Answer(200, match, etag_header(match.version))
 
     key_of = once(key, scope=match_id, request="POST end", body=None)
     return await answer_write(db, access, key_of, work)

@@ -6,13 +6,20 @@ from fastapi import APIRouter, Body, Path, Request, Response
 from pydantic import BeforeValidator
 
 from app.api.deps import DbDep, PlayerDep, ReaderDep, SettingsDep
-from app.api.etag import ETAG_HEADER, NOT_MODIFIED, IfNoneMatchHeader, model_response, unchanged
+from app.api.etag import (
+    ETAG_HEADER,
+    NOT_MODIFIED,
+    IfNoneMatchHeader,
+    etag_header,
+    model_response,
+    unchanged,
+)
 from app.api.headers import CREATED, IdempotencyKeyHeader, IfMatchHeader, if_match, once
 from app.api.pages import LINK_HEADER, MAX_PAGE, After, Limit, digits, next_page, page_response
 from app.api.problems import responses
 from app.api.reads import read
 from app.api.strict_json import StrictJSONRoute
-from app.api.writes import Answer, answer_write, etag
+from app.api.writes import Answer, answer_write
 from app.db.database import UnitOfWork
 from app.schemas import RoundBody, RoundHistory, RoundList, RoundRead
 from app.services import rounds
@@ -58,7 +65,7 @@ async def create_round(
         request = WriteRequest(access, expected)
         written = rounds.add_round(uow, request, body, max_rounds=settings.max_rounds_per_match)
         location = f"/v1/matches/{match_id}/rounds/{written.round.number}"
-        return Answer(201, written.round, {"Location": location, **etag(written.version)})
+        return Answer(201, written.round, {"Location": location, **etag_header(written.version)})
 
     key_of = once(key, scope=match_id, request="POST rounds", body=body)
     return await answer_write(db, access, key_of, work)
@@ -178,7 +185,7 @@ async def replace_round(
 
     def work(uow: UnitOfWork) -> Answer:
         written = rounds.replace_round(uow, WriteRequest(access, expected), number, body)
-        return Answer(200, written.round, etag(written.version))
+        return Answer(200, written.round, etag_header(written.version))
 
     return await answer_write(db, access, None, work)
 
@@ -202,6 +209,6 @@ async def delete_round(
 
     def work(uow: UnitOfWork) -> Answer:
         version = rounds.delete_round(uow, WriteRequest(access, expected), number)
-        return Answer(204, None, etag(version))
+        return Answer(204, None, etag_header(version))
 
     return await answer_write(db, access, None, work)
