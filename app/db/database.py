@@ -2,7 +2,7 @@
 
 Every use case runs as one unit of work (``UnitOfWork``): one connection, one
 transaction, one commit, then the callbacks registered to run after it. How the
-unit is run depends on the database (docs/architecture.md has the measurements):
+unit is run depends on the database (docs/architecture.md says why):
 
 - **SQLite** is a library in this process whose calls take microseconds, so a
   unit runs inline on the event loop, but it never *waits* there: the busy
@@ -45,18 +45,16 @@ T = TypeVar("T")
 logger = logging.getLogger("squarescores")
 
 # An awaited retry of a unit of work that found SQLite's write lock taken: the first
-# sleep, then doubled up to the longest. (A 10 ms cap was tried: retrying that often
-# takes the GIL from the worker thread that holds the lock, and the mix's p99 at 8
-# connections went from 81 to 312 ms in one run each.)
+# sleep, then doubled up to the longest. Not much shorter: retrying too often takes the
+# GIL from the worker thread that holds the lock.
 FIRST_RETRY_S = 0.001
 LONGEST_RETRY_S = 0.05
 POOL_RECYCLE_S = 180  # PostgreSQL: the oldest a pooled connection is lent
 CHECKPOINT_EVERY_S = 1.0  # SQLite: how often the write-ahead log is copied back
-# The most rounds a unit folds in the short lane (on SQLite: the event loop; a
-# 300-row sheet holds it for about 1.6 ms, and an evening at a table is shorter).
-# Only longer units take the long lane's thread, which is no free lunch: while it
-# runs, it takes the GIL from the loop, and on SQLite each call it makes (each row
-# fetched) gives the GIL back and waits for it. docs/architecture.md has the figures.
+# The most rounds a unit folds in the short lane (on SQLite: the event loop); an
+# evening at a table is shorter. Only longer units take the long lane's thread, which
+# is no free lunch: while it runs, it takes the GIL from the loop, and on SQLite each
+# call it makes (each row fetched) gives the GIL back and waits for it.
 SHORT_ROUNDS = 300
 
 
@@ -309,7 +307,7 @@ def _configure_sqlite(engine: Engine) -> None:
 
     (SQLAlchemy's recipe emits that BEGIN from a ``begin`` event instead. Any
     connection event makes SQLAlchemy dispatch events on every statement of every
-    connection; measured in process, a one-statement unit cost about 25 µs more.)"""
+    connection.)"""
 
     @event.listens_for(engine, "connect")
     def on_connect(dbapi_connection: Any, connection_record: Any) -> None:

@@ -1,6 +1,6 @@
 """The statements the requests every phone makes send to the database: each is a
 round trip to PostgreSQL, so their number is part of the design
-(docs/architecture.md, "Units of work"). Transaction control (BEGIN, COMMIT) is
+(docs/architecture.md, "One unit of work per request"). Transaction control (BEGIN, COMMIT) is
 not counted: SQLite's BEGIN is a statement, PostgreSQL's driver sends its own."""
 
 from __future__ import annotations
