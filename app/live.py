@@ -108,7 +108,7 @@ class ChangeHub:
         if not followers:
             self.last[match_id] = from_version
         followers.add(subscription)
-        self.poke(match_id)  # a change that landed meanwhile is not missed
+        self.fetch_changes(match_id)  # a change that landed meanwhile is not missed
         return subscription
 
     def unsubscribe(self, subscription: Subscription) -> None:
@@ -127,15 +127,15 @@ class ChangeHub:
         if loop is None or loop.is_closed():
             return
         if _running_loop() is loop:  # a unit run on the loop (SQLite): no wake-up to send
-            loop.call_soon(self.poke_many, match_ids)
+            loop.call_soon(self.fetch_changes_of, match_ids)
         else:
-            loop.call_soon_threadsafe(self.poke_many, match_ids)
+            loop.call_soon_threadsafe(self.fetch_changes_of, match_ids)
 
-    def poke_many(self, match_ids: Iterable[str]) -> None:
+    def fetch_changes_of(self, match_ids: Iterable[str]) -> None:
         for match_id in match_ids:
-            self.poke(match_id)
+            self.fetch_changes(match_id)
 
-    def poke(self, match_id: str) -> None:
+    def fetch_changes(self, match_id: str) -> None:
         """``match_id`` may have changed: read its new changes, if anyone follows it."""
         if match_id not in self.subscriptions or self.closed:
             return
@@ -167,7 +167,7 @@ class ChangeHub:
                         break
         except Exception:
             logger.exception("reading the changes of match %s failed (retrying)", match_id)
-            asyncio.get_running_loop().call_later(RECONNECT_S, self.poke, match_id)
+            asyncio.get_running_loop().call_later(RECONNECT_S, self.fetch_changes, match_id)
         finally:
             self.fetching.discard(match_id)
 
@@ -194,7 +194,7 @@ class ChangeHub:
             failing = False
             if rows:
                 cursor = rows[-1][0]
-                self.poke_many({row[1] for row in rows})
+                self.fetch_changes_of({row[1] for row in rows})
 
     async def _listen_postgres(self) -> None:
         """Every machine: one connection of this process LISTENs; each notification
@@ -217,9 +217,9 @@ class ChangeHub:
                 ) as connection:
                     await connection.execute(f"LISTEN {CHANNEL}")
                     failing = False
-                    self.poke_many(list(self.subscriptions))
+                    self.fetch_changes_of(list(self.subscriptions))
                     async for notification in connection.notifies():
-                        self.poke(notification.payload)
+                        self.fetch_changes(notification.payload)
             except (psycopg.Error, OSError) as error:
                 if not failing:
                     logger.warning("LISTEN connection lost (%s); reconnecting", error)

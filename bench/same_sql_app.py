@@ -4,7 +4,7 @@ app around the SQL: ``scripts/bench.py`` measures it beside the app on SQLite.
 The same engine (``app.db.database.Database``: its pragmas and JSON codec) and the
 same statements (``app.db.repository``) as the app, in one transaction on the event
 loop, as the app runs a SQLite unit. The caller's access is checked as the app checks
-it (``app.services.auth.match_as``, the match and the credential in one statement)
+it (``app.services.auth.match_for_caller``, the match and the credential in one statement)
 and the body validated by the app's ``RoundBody``. Not here: the middleware (request
 id, body limit), the dependencies (bearer token, database, settings, If-Match,
 Idempotency-Key), the unit of work's lanes and retries (``Database.run``), the
@@ -28,7 +28,7 @@ from fastapi import Body, FastAPI, Header, Response
 from app.db import repository
 from app.db.database import Database, UnitOfWork
 from app.schemas import RoundBody
-from app.services.auth import Access, Permission, match_as
+from app.services.auth import Access, Permission, match_for_caller
 from app.services.state import utcnow
 from app.settings import get_settings
 
@@ -64,7 +64,7 @@ async def get_match(
     match_id: str, authorization: Annotated[str | None, Header()] = None
 ) -> Response:
     with db.engine.connect() as connection, connection.begin():
-        row, _ = match_as(UnitOfWork(connection), _access(authorization, match_id, Permission.READ))
+        row, _ = match_for_caller(UnitOfWork(connection), _access(authorization, match_id, Permission.READ))
     return Response(b'{"version":%d}' % row["version"], media_type="application/json")
 
 
@@ -77,7 +77,7 @@ async def create_round(
     with db.engine.connect() as connection, connection.begin():
         connection.exec_driver_sql("BEGIN IMMEDIATE")  # as Database.unit_of_work begins a write
         access = _access(authorization, match_id, Permission.PLAY)
-        row, who = match_as(UnitOfWork(connection), access, for_update=True)
+        row, who = match_for_caller(UnitOfWork(connection), access, for_update=True)
         number, version, now = row["round_count"] + 1, row["version"] + 1, utcnow()
         new_round: dict[str, Any] = {
             "match_id": match_id,

@@ -10,7 +10,7 @@ from pydantic import BaseModel
 
 from app.api.etag import ETAG_HEADER
 from app.errors import FieldError, InvalidHeader
-from app.services.idempotency import Once
+from app.services.idempotency import IdempotencyClaim
 
 MAX_KEY_LENGTH = 255
 _PRINTABLE = re.compile(r"[\x21-\x7e]([\x20-\x7e]*[\x21-\x7e])?")
@@ -39,7 +39,9 @@ IfMatchHeader = Annotated[
 ]
 
 
-def once(key: str | None, *, scope: str, request: str, body: BaseModel | None) -> Once | None:
+def idempotency_claim(
+    key: str | None, *, scope: str, request: str, body: BaseModel | None
+) -> IdempotencyClaim | None:
     """The request's Idempotency-Key, checked; None when the client sent none (the body
     is serialized for the key's fingerprint only when there is a key)."""
     if key is None:
@@ -47,7 +49,7 @@ def once(key: str | None, *, scope: str, request: str, body: BaseModel | None) -
     if not 1 <= len(key) <= MAX_KEY_LENGTH or not _PRINTABLE.fullmatch(key):
         raise _bad("Idempotency-Key", f"must be 1 to {MAX_KEY_LENGTH} printable ASCII characters")
     data = body.model_dump(mode="json") if body is not None else None
-    return Once.of(key, scope=scope, request=request, body=data)
+    return IdempotencyClaim.of(key, scope=scope, request=request, body=data)
 
 
 def if_match(value: str | None) -> frozenset[int] | None:

@@ -23,7 +23,7 @@ from app.db.database import Database, UnitOfWork
 from app.errors import ServiceError
 from app.services import idempotency
 from app.services.auth import Access, check_access
-from app.services.idempotency import Kept, Once
+from app.services.idempotency import IdempotencyClaim, KeptResponse
 
 
 class AccessNotChecked(RuntimeError):
@@ -32,7 +32,7 @@ class AccessNotChecked(RuntimeError):
 
 
 @dataclass(frozen=True, slots=True)
-class Answer:
+class WriteResult:
     """A write's response: its status, body (a declared response model) and headers."""
 
     status: int
@@ -43,8 +43,8 @@ class Answer:
 async def answer_write(
     db: Database,
     access: Access,
-    once: Once | None,
-    work: Callable[[UnitOfWork], Answer],
+    once: IdempotencyClaim | None,
+    work: Callable[[UnitOfWork], WriteResult],
 ) -> Response:
     """Run ``work``, a change ``access`` asks for, in one write unit of work honouring
     the Idempotency-Key, and answer.
@@ -76,7 +76,7 @@ async def answer_write(
 
 
 async def answer_open_write(
-    db: Database, once: Once | None, work: Callable[[UnitOfWork], Answer]
+    db: Database, once: IdempotencyClaim | None, work: Callable[[UnitOfWork], WriteResult]
 ) -> Response:
     """``answer_write`` for a write open to anyone (create a match; recover the host's
     token, whose recovery code the use case checks)."""
@@ -90,7 +90,7 @@ async def answer_open_write(
 
 
 def _answer_once(
-    uow: UnitOfWork, once: Once | None, work: Callable[[UnitOfWork], Answer]
+    uow: UnitOfWork, once: IdempotencyClaim | None, work: Callable[[UnitOfWork], WriteResult]
 ) -> Response:
     """Run ``work``; keep the first response of a request with a key (``once``, claimed)."""
     try:
@@ -98,16 +98,16 @@ def _answer_once(
     except ServiceError as error:
         if once is None or status_of(error) != 409:
             raise
-        kept = Kept(status=409, body=problem_body(error), headers={})
+        kept = KeptResponse(status=409, body=problem_body(error), headers={})
         idempotency.keep(uow, once, kept)
         return _replay(kept, replayed=False)
     if once is not None:
         body = answer.body.model_dump(mode="json") if answer.body is not None else None
-        idempotency.keep(uow, once, Kept(answer.status, body, answer.headers))
+        idempotency.keep(uow, once, KeptResponse(answer.status, body, answer.headers))
     return _response(answer)
 
 
-def _response(answer: Answer) -> Response:
+def _response(answer: WriteResult) -> Response:
     if answer.body is None:
         return Response(status_code=answer.status, headers=answer.headers)
     return Response(
@@ -118,7 +118,7 @@ def _response(answer: Answer) -> Response:
     )
 
 
-def _replay(kept: Kept, *, replayed: bool = True) -> Response:
+def _replay(kept: KeptResponse, *, replayed: bool = True) -> Response:
     headers = dict(kept.headers)
     if replayed:
         headers["Idempotent-Replayed"] = "true"

@@ -17,7 +17,7 @@ unit is run depends on the database (docs/architecture.md says why):
   the loop serves the others.
 
 A unit whose cost grows with the match (a sheet, a page of rounds, a correction's
-refold) says so before it does the work (``UnitOfWork.will_fold``). Past
+refold) says so before it does the work (``UnitOfWork.expect_fold``). Past
 ``SHORT_ROUNDS`` rounds it is rolled back and runs again in the long lane: one
 worker thread at a time, on both databases, so a long match never holds up the loop.
 """
@@ -73,13 +73,13 @@ class UnitOfWork:
 
     def __init__(self, connection: Connection, *, short: bool = False) -> None:
         self.connection = connection
-        self.short = short  # in the short lane: see will_fold
+        self.short = short  # in the short lane: see expect_fold
         self.changed: set[str] = set()  # matches whose change log this unit wrote to
         # The caller's claim (an app.services.auth.Access), once the unit has found it
         # allowed: a write is committed only then (app.api.writes.answer_write).
         self.allowed: object | None = None
 
-    def will_fold(self, rounds: int) -> None:
+    def expect_fold(self, rounds: int) -> None:
         """Say, before doing it, that the unit will fold or read ``rounds`` rounds: in
         the short lane, more than ``SHORT_ROUNDS`` raises ``LongUnit``."""
         if self.short and rounds > SHORT_ROUNDS:
@@ -228,7 +228,7 @@ class Database:
         short: bool = False,
     ) -> T:
         """Run ``work`` in one unit of work in this thread, and commit it (``short``:
-        in the short lane, see ``UnitOfWork.will_fold``)."""
+        in the short lane, see ``UnitOfWork.expect_fold``)."""
         with self.unit_of_work(write=write, snapshot=snapshot, short=short) as uow:
             result = work(uow)
         if uow.changed and self.on_changed is not None:

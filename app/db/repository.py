@@ -13,16 +13,13 @@ from datetime import datetime
 from functools import cache
 from typing import Any
 
-import orjson
 from sqlalchemy import (
     CTE,
     Connection,
     RowMapping,
     Select,
     Table,
-    Text,
     bindparam,
-    cast,
     delete,
     func,
     insert,
@@ -103,9 +100,8 @@ _PAGE_OF_ROUNDS = (
     .order_by(ROUND.c.number)
     .limit(bindparam("limit"))
 )
-# The points as JSON text, decoded in one go: one orjson call, not one a row.
 _POINTS_THROUGH = (
-    select(cast(ROUND.c.points, Text))
+    select(ROUND.c.points)
     .where(_ROUNDS_OF, ROUND.c.number <= bindparam("through"))
     .order_by(ROUND.c.number)
 )
@@ -262,9 +258,8 @@ def page_of_rounds(
 
 def list_points(connection: Connection, match_id: str, *, through: int) -> list[list[int]]:
     """The points of rounds 1..``through`` in order: all the sheet's fold needs."""
-    texts = connection.execute(_POINTS_THROUGH, {"match_id": match_id, "through": through})
-    points: list[list[int]] = orjson.loads("[" + ",".join(texts.scalars()) + "]")
-    return points
+    params = {"match_id": match_id, "through": through}
+    return list(connection.execute(_POINTS_THROUGH, params).scalars())
 
 
 def sheet_rows(connection: Connection, match_id: str) -> Sequence[Any]:

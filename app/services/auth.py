@@ -135,7 +135,7 @@ def is_match_id(text: str) -> bool:
 class Access:
     """What a request claims: the token it sent (its shape checked, its secret not yet),
     the match of its path, and what it needs there. Decided in the unit of work of the
-    request's use case: by ``check_access``, or with the match (``match_as``)."""
+    request's use case: by ``check_access``, or with the match (``match_for_caller``)."""
 
     match_id: str
     credential_id: str
@@ -174,7 +174,7 @@ def check_access(uow: UnitOfWork, access: Access) -> Principal:
     return who
 
 
-def match_as(
+def match_for_caller(
     uow: UnitOfWork, access: Access, *, for_update: bool = False
 ) -> tuple[RowMapping, Principal]:
     """The match row of ``access`` (``for_update``: locked, with the credential's row,
@@ -191,7 +191,7 @@ def match_as(
         # statements the join stands for are taken one after the other.)
         who = check_access(uow, access)
         match = repository.get_match(uow.connection, access.match_id, for_update=for_update)
-        return found(match, access.match_id), who
+        return or_not_found(match, access.match_id), who
     uow.allowed = access
     role = Role(row["credential_role"])
     return row, Principal(access.match_id, role, row["credential_seat"], access.credential_id)
@@ -212,7 +212,7 @@ def credential_exists(uow: UnitOfWork, credential_id: str) -> bool:
     return repository.get_credential(uow.connection, credential_id) is not None
 
 
-def found(match: M | None, match_id: str) -> M:
+def or_not_found(match: M | None, match_id: str) -> M:
     """The match row, or MatchNotFound."""
     if match is None:
         raise MatchNotFound(f"no match {match_id!r}")

@@ -24,7 +24,7 @@ IN_FLIGHT = 0
 
 
 @dataclass(frozen=True, slots=True)
-class Once:
+class IdempotencyClaim:
     """An Idempotency-Key, where it applies, and the request it was first sent with."""
 
     scope: str
@@ -32,7 +32,7 @@ class Once:
     fingerprint: str
 
     @classmethod
-    def of(cls, key: str, *, scope: str, request: str, body: Any) -> Once:
+    def of(cls, key: str, *, scope: str, request: str, body: Any) -> IdempotencyClaim:
         """``body`` is the request's body as JSON data (None for none)."""
         canonical = json.dumps(body, sort_keys=True, separators=(",", ":"), default=str)
         digest = hashlib.sha256(f"{request}\n{canonical}".encode()).hexdigest()
@@ -40,7 +40,7 @@ class Once:
 
 
 @dataclass(frozen=True, slots=True)
-class Kept:
+class KeptResponse:
     """The outcome kept with a key."""
 
     status: int
@@ -48,7 +48,7 @@ class Kept:
     headers: dict[str, str]
 
 
-def claim(uow: UnitOfWork, once: Once) -> Kept | None:
+def claim(uow: UnitOfWork, once: IdempotencyClaim) -> KeptResponse | None:
     """Claim the key for this request: None when it is new (the write goes ahead), the
     kept outcome when it was used before with the same request."""
     now = utcnow()
@@ -75,10 +75,10 @@ def claim(uow: UnitOfWork, once: Once) -> Kept | None:
         )
     if row["status"] == IN_FLIGHT:
         raise IdempotencyKeyInFlight("a request with this Idempotency-Key is still running")
-    return Kept(status=row["status"], body=row["body"], headers=dict(row["headers"] or {}))
+    return KeptResponse(status=row["status"], body=row["body"], headers=dict(row["headers"] or {}))
 
 
-def keep(uow: UnitOfWork, once: Once, outcome: Kept) -> None:
+def keep(uow: UnitOfWork, once: IdempotencyClaim, outcome: KeptResponse) -> None:
     """Keep the outcome of the write the key was claimed for."""
     values = {"status": outcome.status, "body": outcome.body, "headers": outcome.headers}
     repository.update_idempotency_key(uow.connection, once.scope, once.key, values)

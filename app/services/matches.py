@@ -15,7 +15,7 @@ from app.games import GAMES, Game
 from app.games.base import GameRuleError, SettingConflict, StrictModel, check_unique_names
 from app.schemas import MatchRead, MatchStatus, MatchUpdate
 from app.services import changes, ratelimit
-from app.services.auth import Access, match_as, new_credentials, new_recovery_code
+from app.services.auth import Access, match_for_caller, new_credentials, new_recovery_code
 from app.services.ratelimit import RateLimit
 from app.services.scoring import rule_error
 from app.services.state import (
@@ -87,9 +87,9 @@ def create_match(uow: UnitOfWork, body: Any, *, limit: RateLimit | None = None) 
 def read_match(uow: UnitOfWork, access: Access) -> MatchState:
     """The match, for a reader whose access is checked here: the poll every phone at
     the table makes, so the match and the token's credential are read in one
-    statement (``match_as``). Its state, not yet rendered: a poll that already holds
+    statement (``match_for_caller``). Its state, not yet rendered: a poll that already holds
     the current version is answered 304 without it (``app.api.routes.matches``)."""
-    row, _ = match_as(uow, access)
+    row, _ = match_for_caller(uow, access)
     return MatchState.load(row)
 
 

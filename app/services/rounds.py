@@ -31,7 +31,7 @@ from app.schemas import (
     RoundRevisionRead,
 )
 from app.services import changes
-from app.services.auth import found
+from app.services.auth import or_not_found
 from app.services.scoring import score_round
 from app.services.state import (
     MatchState,
@@ -187,7 +187,7 @@ def replace_round(
     _existing(state, number)
     score = score_round(state.game, body, state.settings)
     check_writable(state, request)
-    uow.will_fold(state.round_count)
+    uow.expect_fold(state.round_count)
     points = repository.list_points(connection, match_id, through=state.round_count)
     old_points = list(points)
     points[number - 1] = list(score.points)
@@ -196,7 +196,9 @@ def replace_round(
         check_correction(state.game, state.settings, old_points=old_points, number=number, new=new)
     except CorrectionRefused as refused:
         raise CorrectionConflict(str(refused)) from None
-    row = found(repository.get_round_with_last_action(connection, match_id, number), match_id)
+    row = or_not_found(
+        repository.get_round_with_last_action(connection, match_id, number), match_id
+    )
     _keep_entered(uow, row)
     updates = {
         "type": body.type,
@@ -228,10 +230,12 @@ def delete_round(uow: UnitOfWork, request: WriteRequest, number: int) -> int:
     check_writable(state, request)
     if number != state.round_count:
         raise NotLastRound(f"only the last round ({state.round_count}) can be removed")
-    uow.will_fold(number)
+    uow.expect_fold(number)
     points = repository.list_points(connection, match_id, through=number - 1)
     _, sheet = last_row(state.game, points)
-    row = found(repository.get_round_with_last_action(connection, match_id, number), match_id)
+    row = or_not_found(
+        repository.get_round_with_last_action(connection, match_id, number), match_id
+    )
     _keep_entered(uow, row)
     rounds = repository.RoundWrite(
         removed=number, revision=_revision(who.label, match_id, number, "removed", None)
@@ -243,9 +247,9 @@ def list_rounds(uow: UnitOfWork, match_id: str, *, after: int, limit: int) -> Ro
     """Up to ``limit`` rounds numbered after ``after``, in order, each with its row of
     the sheet. The sheet after round ``after`` is folded from the points before it."""
     connection = uow.connection
-    match = found(repository.get_match(connection, match_id), match_id)
+    match = or_not_found(repository.get_match(connection, match_id), match_id)
     state = MatchState.load(match)
-    uow.will_fold(min(after + limit, state.round_count))
+    uow.expect_fold(min(after + limit, state.round_count))
     rows = repository.page_of_rounds(connection, match_id, after=after, limit=limit)
     start = state.game.initial_state()
     if rows and after > 0:
@@ -261,11 +265,11 @@ def list_rounds(uow: UnitOfWork, match_id: str, *, after: int, limit: int) -> Ro
 def get_round(uow: UnitOfWork, match_id: str, number: int) -> tuple[RoundRead, int]:
     """One round, and the match version it is as of."""
     connection = uow.connection
-    match = found(repository.get_match(connection, match_id), match_id)
+    match = or_not_found(repository.get_match(connection, match_id), match_id)
     row = repository.get_round(connection, match_id, number)
     if row is None:
         raise RoundNotFound(f"the match has no round {number}")
-    uow.will_fold(number)
+    uow.expect_fold(number)
     points = repository.list_points(connection, match_id, through=number)
     cells, sheet = last_row(MatchState.load(match).game, points)
     return RoundRead.model_validate(round_read(row, cells, sheet)), int(match["version"])
@@ -287,7 +291,7 @@ def round_history(
     """Up to ``limit`` of the inputs round ``number`` has held, who entered each and
     when, oldest first, numbered after revision ``after``."""
     connection = uow.connection
-    version = found(repository.get_match(connection, match_id), match_id)["version"]
+    version = or_not_found(repository.get_match(connection, match_id), match_id)["version"]
     recorded = repository.count_revisions(connection, match_id, number)
     current = repository.get_round_with_last_action(connection, match_id, number)
     # The input a round holds now is recorded only once it is replaced (_keep_entered):

@@ -8,16 +8,16 @@ from typing import Any
 
 from app.db import repository
 from app.db.database import UnitOfWork
-from app.services.auth import found
+from app.services.auth import or_not_found
 from app.services.state import MatchState, fold, settlement_of
 
 
 def get_sheet(uow: UnitOfWork, match_id: str) -> tuple[dict[str, Any], int]:
     """Column headings, one row of cells per round, then totals (the SheetRead shape);
     and the match version. Linear in rounds: one statement, one fold."""
-    match = found(repository.get_match(uow.connection, match_id), match_id)
+    match = or_not_found(repository.get_match(uow.connection, match_id), match_id)
     state = MatchState.load(match)
-    uow.will_fold(state.round_count)
+    uow.expect_fold(state.round_count)
     rows = repository.sheet_rows(uow.connection, match_id)
     sheet = state.sheet
     cells = fold(state.game, (points for _, _, points, _ in rows))

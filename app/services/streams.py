@@ -11,7 +11,7 @@ from typing import Any
 from app.db import repository
 from app.db.database import UnitOfWork
 from app.errors import Forbidden, MatchNotFound, Unauthenticated
-from app.services.auth import Principal, Role, found, hash_secret, is_match_id
+from app.services.auth import Principal, Role, hash_secret, is_match_id, or_not_found
 from app.services.state import MatchState, match_read, utcnow
 
 TICKET_TTL = timedelta(seconds=60)
@@ -31,7 +31,9 @@ def opening(uow: UnitOfWork, match_id: str, after: int | None) -> Opening:
     """A snapshot of the match; or, for a client that has seen version ``after``, the
     changes since, once each and in order, when the log still holds them all."""
     connection = uow.connection
-    match = match_read(MatchState.load(found(repository.get_match(connection, match_id), match_id)))
+    match = match_read(
+        MatchState.load(or_not_found(repository.get_match(connection, match_id), match_id))
+    )
     if after is not None and after <= match.version:
         rows = repository.changes_after(connection, match_id, after, limit=REPLAY_LIMIT)
         complete = (not rows and after == match.version) or (

@@ -16,9 +16,9 @@ from app.schemas import MatchEventRead, MatchHistory
 from app.services import changes
 from app.services.auth import (
     Role,
-    found,
     is_match_id,
     new_credential,
+    or_not_found,
     recovery_matches,
 )
 from app.services.state import MatchState, utcnow
@@ -89,7 +89,7 @@ def history(uow: UnitOfWork, match_id: str, *, after: int, limit: int) -> tuple[
     """Up to ``limit`` of the match's token changes, oldest first, numbered after
     ``after``; and how many there are."""
     connection = uow.connection
-    found(repository.get_match(connection, match_id), match_id)
+    or_not_found(repository.get_match(connection, match_id), match_id)
     rows = repository.list_events(connection, match_id, after=after, limit=limit)
     history = MatchHistory(
         items=[

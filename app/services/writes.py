@@ -10,7 +10,7 @@ from app.db import repository
 from app.db.database import UnitOfWork
 from app.errors import MatchEnded, PreconditionFailed
 from app.schemas import MatchStatus
-from app.services.auth import Access, Principal, found, match_as
+from app.services.auth import Access, Principal, match_for_caller, or_not_found
 from app.services.state import MatchState
 
 
@@ -31,7 +31,7 @@ class WriteRequest:
 def lock_match(uow: UnitOfWork, match_id: str) -> MatchState:
     """Load the match for a change, locking its row until the transaction ends."""
     return MatchState.load(
-        found(repository.get_match(uow.connection, match_id, for_update=True), match_id)
+        or_not_found(repository.get_match(uow.connection, match_id, for_update=True), match_id)
     )
 
 
@@ -40,7 +40,7 @@ def lock_match_as(uow: UnitOfWork, request: WriteRequest) -> tuple[MatchState, P
     the caller's credential are read in one statement, which finds them when the
     token is one of this match's and its role grants the change. Otherwise
     ``check_access`` says why not (401, 404 or 403), before anything else is checked."""
-    row, who = match_as(uow, request.access, for_update=True)
+    row, who = match_for_caller(uow, request.access, for_update=True)
     return MatchState.load(row), who
 
 

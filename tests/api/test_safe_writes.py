@@ -10,7 +10,7 @@ from fastapi import Response
 from fastapi.testclient import TestClient
 
 from app.api.deps import DbDep, PlayerDep
-from app.api.writes import AccessNotChecked, Answer, answer_write
+from app.api.writes import AccessNotChecked, WriteResult, answer_write
 from app.db import repository
 from app.db.database import Database, UnitOfWork
 from app.main import create_app
@@ -327,15 +327,15 @@ def test_a_write_whose_use_case_skips_the_access_check_is_not_committed(
     token = table.auth(1)["Authorization"].removeprefix("Bearer ")
     access = Access.of(token, table.id, Permission.PLAY)
 
-    def unchecked(uow: UnitOfWork) -> Answer:
+    def unchecked(uow: UnitOfWork) -> WriteResult:
         state = lock_match(uow, table.id)
         repository.update_match(uow.connection, table.id, {"version": state.row["version"] + 1})
-        return Answer(204)
+        return WriteResult(204)
 
-    def checked(uow: UnitOfWork) -> Answer:
+    def checked(uow: UnitOfWork) -> WriteResult:
         state, _ = lock_match_as(uow, WriteRequest(access))
         repository.update_match(uow.connection, table.id, {"version": state.row["version"] + 1})
-        return Answer(204)
+        return WriteResult(204)
 
     db = Database(Settings(database_url=database_url))
     try:
@@ -357,11 +357,11 @@ def test_a_write_that_skips_the_access_check_is_answered_500_as_a_problem(
 
     @app.post("/test/{match_id}/unchecked")
     async def unchecked_write(access: PlayerDep, db: DbDep, match_id: str) -> Response:
-        def work(uow: UnitOfWork) -> Answer:
+        def work(uow: UnitOfWork) -> WriteResult:
             state = lock_match(uow, match_id)
             version = state.row["version"] + 1
             repository.update_match(uow.connection, match_id, {"version": version})
-            return Answer(204)
+            return WriteResult(204)
 
         return await answer_write(db, access, None, work)
 

@@ -10,7 +10,7 @@ from app.db import repository
 from app.db.database import Database
 from app.db.models import IDEMPOTENCY_KEY
 from app.services import idempotency
-from app.services.idempotency import KEY_TTL, Once
+from app.services.idempotency import KEY_TTL, IdempotencyClaim
 from app.services.state import utcnow
 from app.settings import Settings
 
@@ -36,7 +36,7 @@ def test_creating_a_match_forgets_keys_older_than_a_day(database_url: str) -> No
     _key(db, "old-key", KEY_TTL + timedelta(minutes=1))
     _key(db, "recent-key", KEY_TTL - timedelta(minutes=1))
     body = {"game": "asszorti", "players": ["Anna", "Berta", "Csaba"]}
-    once = Once.of("prune-trigger", scope="", request="POST /v1/matches", body=body)
+    once = IdempotencyClaim.of("prune-trigger", scope="", request="POST /v1/matches", body=body)
     # A key claimed for a new match prunes the old ones in the same transaction.
     assert db.run_now(lambda uow: idempotency.claim(uow, once), write=True) is None
     with db.engine.connect() as conn:

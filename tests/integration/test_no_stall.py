@@ -151,7 +151,7 @@ def _folding(rounds: int) -> Any:
     """A unit of work that will fold ``rounds`` rounds; the thread it ran in."""
 
     def work(uow: UnitOfWork) -> str:
-        uow.will_fold(rounds)
+        uow.expect_fold(rounds)
         return threading.current_thread().name
 
     return work
@@ -187,7 +187,7 @@ def test_a_long_unit_is_rolled_back_and_run_again_once(database_url: str) -> Non
     def create(uow: UnitOfWork) -> str:
         runs.append(uow.short)
         created = matches.create_match(uow, body)
-        uow.will_fold(SHORT_ROUNDS + 1)
+        uow.expect_fold(SHORT_ROUNDS + 1)
         return created.match.id
 
     try:
@@ -223,7 +223,7 @@ def test_sqlite_writes_of_one_process_take_turns_and_are_503_past_the_busy_timeo
             release = threading.Event()
 
             def long_write(uow: Any) -> None:  # holds SQLite's write lock in its thread
-                uow.will_fold(SHORT_ROUNDS + 1)
+                uow.expect_fold(SHORT_ROUNDS + 1)
                 uow.connection.execute(text("SELECT 1"))
                 release.wait(5)
 

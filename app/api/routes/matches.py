@@ -18,13 +18,13 @@ from app.api.headers import (
     REPLAYABLE,
     IdempotencyKeyHeader,
     IfMatchHeader,
+    idempotency_claim,
     if_match,
-    once,
 )
 from app.api.links import base_url, join_links
 from app.api.problems import responses
 from app.api.strict_json import StrictJSONRoute
-from app.api.writes import Answer, answer_open_write, answer_write
+from app.api.writes import WriteResult, answer_open_write, answer_write
 from app.db.database import UnitOfWork
 from app.schemas import MatchCreate, MatchCreated, MatchRead, MatchUpdate, Tokens
 from app.services import matches
@@ -54,7 +54,7 @@ async def create_match(
     host's recovery code and a join link per token: shown once, keep them."""
     base = base_url(request, settings)
 
-    def work(uow: UnitOfWork) -> Answer:
+    def work(uow: UnitOfWork) -> WriteResult:
         new = matches.create_match(uow, body, limit=limit)
         match_id = new.match.id
         created = MatchCreated(
@@ -66,9 +66,9 @@ async def create_match(
             ),
         )
         headers = {"Location": f"/v1/matches/{match_id}", **etag_header(created.version)}
-        return Answer(201, created, headers)
+        return WriteResult(201, created, headers)
 
-    key_of = once(key, scope="", request="POST /v1/matches", body=body)
+    key_of = idempotency_claim(key, scope="", request="POST /v1/matches", body=body)
     return await answer_open_write(db, key_of, work)
 
 
@@ -103,9 +103,9 @@ async def update_match(
     """Change the target, planned deals, kontra, first dealer, or player and team names."""
     expected = if_match(versions)
 
-    def work(uow: UnitOfWork) -> Answer:
+    def work(uow: UnitOfWork) -> WriteResult:
         match = matches.update_match(uow, WriteRequest(access, expected), body)
-        return Answer(200, match, etag_header(match.version))
+        return WriteResult(200, match, etag_header(match.version))
 
     return await answer_write(db, access, None, work)
 
@@ -127,9 +127,9 @@ async def end_match(
     """Bank the sheet as it stands, name the winner and record who ended the match."""
     expected = if_match(versions)
 
-    def work(uow: UnitOfWork) -> Answer:
+    def work(uow: UnitOfWork) -> WriteResult:
         match = matches.end_match(uow, WriteRequest(access, expected))
-        return Answer(200, match, etag_header(match.version))
+        return WriteResult(200, match, etag_header(match.version))
 
-    key_of = once(key, scope=match_id, request="POST end", body=None)
+    key_of = idempotency_claim(key, scope=match_id, request="POST end", body=None)
     return await answer_write(db, access, key_of, work)

@@ -14,12 +14,18 @@ from app.api.etag import (
     model_response,
     unchanged,
 )
-from app.api.headers import CREATED, IdempotencyKeyHeader, IfMatchHeader, if_match, once
+from app.api.headers import (
+    CREATED,
+    IdempotencyKeyHeader,
+    IfMatchHeader,
+    idempotency_claim,
+    if_match,
+)
 from app.api.pages import LINK_HEADER, MAX_PAGE, After, Limit, digits, next_page, page_response
 from app.api.problems import responses
 from app.api.reads import read
 from app.api.strict_json import StrictJSONRoute
-from app.api.writes import Answer, answer_write
+from app.api.writes import WriteResult, answer_write
 from app.db.database import UnitOfWork
 from app.schemas import RoundBody, RoundHistory, RoundList, RoundRead
 from app.services import rounds
@@ -61,13 +67,15 @@ async def create_round(
     """
     expected = if_match(versions)
 
-    def work(uow: UnitOfWork) -> Answer:
+    def work(uow: UnitOfWork) -> WriteResult:
         request = WriteRequest(access, expected)
         written = rounds.add_round(uow, request, body, max_rounds=settings.max_rounds_per_match)
         location = f"/v1/matches/{match_id}/rounds/{written.round.number}"
-        return Answer(201, written.round, {"Location": location, **etag_header(written.version)})
+        return WriteResult(
+            201, written.round, {"Location": location, **etag_header(written.version)}
+        )
 
-    key_of = once(key, scope=match_id, request="POST rounds", body=body)
+    key_of = idempotency_claim(key, scope=match_id, request="POST rounds", body=body)
     return await answer_write(db, access, key_of, work)
 
 
@@ -183,9 +191,9 @@ async def replace_round(
     """Replace a round's input; every later row of the sheet is recomputed."""
     expected = if_match(versions)
 
-    def work(uow: UnitOfWork) -> Answer:
+    def work(uow: UnitOfWork) -> WriteResult:
         written = rounds.replace_round(uow, WriteRequest(access, expected), number, body)
-        return Answer(200, written.round, etag_header(written.version))
+        return WriteResult(200, written.round, etag_header(written.version))
 
     return await answer_write(db, access, None, work)
 
@@ -207,8 +215,8 @@ async def delete_round(
     """Remove the last round; only the last round can be removed. Its history is kept."""
     expected = if_match(versions)
 
-    def work(uow: UnitOfWork) -> Answer:
+    def work(uow: UnitOfWork) -> WriteResult:
         version = rounds.delete_round(uow, WriteRequest(access, expected), number)
-        return Answer(204, None, etag_header(version))
+        return WriteResult(204, None, etag_header(version))
 
     return await answer_write(db, access, None, work)

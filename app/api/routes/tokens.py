@@ -10,7 +10,7 @@ from app.api.pages import LINK_HEADER, MAX_PAGE, After, Limit, next_page, page_r
 from app.api.problems import responses
 from app.api.reads import read
 from app.api.strict_json import StrictJSONRoute
-from app.api.writes import Answer, answer_open_write, answer_write
+from app.api.writes import WriteResult, answer_open_write, answer_write
 from app.db.database import UnitOfWork
 from app.schemas import (
     HostRecovery,
@@ -56,9 +56,9 @@ async def reissue_token(
     by every worker. The change is in the match's history."""
     base = base_url(request, settings)
 
-    def work(uow: UnitOfWork) -> Answer:
+    def work(uow: UnitOfWork) -> WriteResult:
         issued = tokens.reissue(uow, WriteRequest(access), Role(body.role.value), body.seat)
-        return Answer(200, _issued(issued, base, match_id))
+        return WriteResult(200, _issued(issued, base, match_id))
 
     return await answer_write(db, access, None, work)
 
@@ -82,9 +82,9 @@ async def recover_host_token(
     a retry after a lost answer just issues another host token."""
     base = base_url(request, settings)
 
-    def work(uow: UnitOfWork) -> Answer:
+    def work(uow: UnitOfWork) -> WriteResult:
         issued = tokens.recover_host(uow, match_id, body.recovery_code)
-        return Answer(200, _issued(issued, base, match_id))
+        return WriteResult(200, _issued(issued, base, match_id))
 
     return await answer_open_write(db, None, work)
 
