@@ -2,13 +2,14 @@
 open on it, whichever worker or machine made the change.
 
 - A change is logged in the change's own transaction (``app/services/changes.py``).
-- The hub learns that a match changed: from this process's own commits at once
-  (``Database.on_changed``); from other processes on PostgreSQL by ``LISTEN`` on
-  one connection per process (``pg_notify`` is sent by the writing transaction and
-  delivered when it commits; its payload is the match id only); on SQLite (one
-  machine) by one poller per process over the change log's new rows, every
-  ``SQLITE_POLL_S``.
-- It then reads that match's new changes from the database once, and offers each
+- This process's own commits hand the hub the changes they logged
+  (``Database.on_changed``): it offers them as they are, without reading them
+  back, when each follows the last change offered for its match.
+- Other processes' changes it learns of on PostgreSQL by ``LISTEN`` on one
+  connection per process (``pg_notify`` is sent by the writing transaction and
+  delivered when it commits; its payload is the match id only), and on SQLite
+  (one machine) by one poller per process over the change log's new rows, every
+  ``SQLITE_POLL_S``. It then reads that match's new changes once and offers each
   to every subscription of the match: one read per change per process, however
   many streams follow the match.
 - A subscription holds at most ``QUEUE_SIZE`` changes. One that cannot keep up is
@@ -21,7 +22,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
@@ -30,7 +31,7 @@ import orjson
 import psycopg
 
 from app.db import repository
-from app.db.database import Database, UnitOfWork
+from app.db.database import Database, LoggedChange, UnitOfWork
 from app.services.changes import CHANNEL
 
 logger = logging.getLogger("squarescores.live")
@@ -121,15 +122,35 @@ class ChangeHub:
             self.last.pop(subscription.match_id, None)
             self.dirty.discard(subscription.match_id)
 
-    def changed_threadsafe(self, match_ids: frozenset[str]) -> None:
+    def changed_threadsafe(self, changes: tuple[LoggedChange, ...]) -> None:
         """``Database.on_changed``: may be called from a worker thread."""
         loop = self.loop
         if loop is None or loop.is_closed():
             return
         if _running_loop() is loop:  # a unit run on the loop (SQLite): no wake-up to send
-            loop.call_soon(self.fetch_changes_of, match_ids)
+            loop.call_soon(self.deliver, changes)
         else:
-            loop.call_soon_threadsafe(self.fetch_changes_of, match_ids)
+            loop.call_soon_threadsafe(self.deliver, changes)
+
+    def deliver(self, changes: Iterable[LoggedChange]) -> None:
+        """Changes this process committed: offered as they are when each follows the
+        last one offered for its match; after a gap (another commit of the match came
+        first, and is not offered yet) the match's log is read instead."""
+        for match_id, version, event in changes:
+            last = self.last.get(match_id)
+            if last is None or version <= last:
+                continue  # nobody follows the match, or it was offered already
+            if version == last + 1:
+                self._offer(match_id, version, event)
+            else:
+                self.fetch_changes(match_id)
+
+    def _offer(self, match_id: str, version: int, event: Mapping[str, Any]) -> None:
+        """Offer one change to every subscription of its match, encoded once."""
+        self.last[match_id] = version
+        data = orjson.dumps(event).decode()
+        for subscription in list(self.subscriptions.get(match_id, ())):
+            subscription.offer(version, str(event["kind"]), data)
 
     def fetch_changes_of(self, match_ids: Iterable[str]) -> None:
         for match_id in match_ids:
@@ -158,11 +179,7 @@ class ChangeHub:
                     for version, payload in rows:
                         if match_id not in self.last or version <= self.last[match_id]:
                             continue
-                        self.last[match_id] = version
-                        # Encoded once, whatever the number of streams that send it.
-                        data = orjson.dumps(payload).decode()
-                        for subscription in list(self.subscriptions.get(match_id, ())):
-                            subscription.offer(version, str(payload["kind"]), data)
+                        self._offer(match_id, version, payload)
                     if len(rows) < FETCH_BATCH:
                         break
         except Exception:
@@ -194,7 +211,14 @@ class ChangeHub:
             failing = False
             if rows:
                 cursor = rows[-1][0]
-                self.fetch_changes_of({row[1] for row in rows})
+                # Changes already offered (this process's own commits) are not read again.
+                self.fetch_changes_of(
+                    {
+                        match_id
+                        for _, match_id, version in rows
+                        if version > self.last.get(match_id, 0)
+                    }
+                )
 
     async def _listen_postgres(self) -> None:
         """Every machine: one connection of this process LISTENs; each notification

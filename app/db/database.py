@@ -27,10 +27,10 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from functools import partial
-from typing import Any, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 import anyio
 import orjson
@@ -58,6 +58,14 @@ CHECKPOINT_EVERY_S = 1.0  # SQLite: how often the write-ahead log is copied back
 SHORT_ROUNDS = 300
 
 
+class LoggedChange(NamedTuple):
+    """A change a unit of work logged: its match, the version it made, its event."""
+
+    match_id: str
+    version: int
+    event: Mapping[str, Any]
+
+
 class LongUnit(Exception):
     """A unit of work in the short lane will fold more than ``SHORT_ROUNDS`` rounds:
     rolled back, and run again in the long lane (``Database.run``)."""
@@ -68,13 +76,13 @@ class UnitOfWork:
 
     Repositories (``app.db.repository``) take ``uow.connection``; nothing but
     ``Database`` commits. What runs after the commit (never after a rollback):
-    ``Database.on_changed`` is told which matches' change logs the unit wrote to.
+    ``Database.on_changed`` is told the changes the unit logged.
     """
 
     def __init__(self, connection: Connection, *, short: bool = False) -> None:
         self.connection = connection
         self.short = short  # in the short lane: see expect_fold
-        self.changed: set[str] = set()  # matches whose change log this unit wrote to
+        self.changed: list[LoggedChange] = []  # the changes this unit logged, in order
         # The caller's claim (an app.services.auth.Access), once the unit has found it
         # allowed: a write is committed only then (app.api.writes.answer_write).
         self.allowed: object | None = None
@@ -130,9 +138,9 @@ class Database:
         # SQLite: this process's writers, one at a time. fast_acquire: a writer that finds
         # the lock free takes it without yielding to the loop first.
         self.writers = anyio.Lock(fast_acquire=True)
-        # Told, after each commit, which matches' change logs it wrote to (the live
-        # streams' hub, app/live.py, when the app runs one). May run in a worker thread.
-        self.on_changed: Callable[[frozenset[str]], None] | None = None
+        # Told, after each commit, the changes it logged (the live streams' hub,
+        # app/live.py, when the app runs one). May run in a worker thread.
+        self.on_changed: Callable[[tuple[LoggedChange, ...]], None] | None = None
         if self.is_sqlite:
             _configure_sqlite(self.engine)
 
@@ -233,7 +241,7 @@ class Database:
             result = work(uow)
         if uow.changed and self.on_changed is not None:
             try:
-                self.on_changed(frozenset(uow.changed))
+                self.on_changed(tuple(uow.changed))
             except Exception:  # the unit of work is committed: its answer stands
                 logger.exception("telling the live streams of a change failed")
         return result

@@ -348,7 +348,7 @@ _PRUNE_CHANGES = delete(MATCH_CHANGE).where(
     MATCH_CHANGE.c.version < bindparam("before"),
 )
 _CHANGED_SINCE = (
-    select(MATCH_CHANGE.c.id, MATCH_CHANGE.c.match_id)
+    select(MATCH_CHANGE.c.id, MATCH_CHANGE.c.match_id, MATCH_CHANGE.c.version)
     .where(MATCH_CHANGE.c.id > bindparam("cursor"))
     .order_by(MATCH_CHANGE.c.id)
     .limit(bindparam("limit"))
@@ -376,7 +376,8 @@ def changes_after(
 
 
 def changed_since(connection: Connection, cursor: int, *, limit: int) -> Sequence[Any]:
-    """(id, match_id) of the changes logged after ``cursor`` (SQLite: in commit order)."""
+    """(id, match_id, version) of the changes logged after ``cursor`` (SQLite: in commit
+    order)."""
     return connection.execute(_CHANGED_SINCE, {"cursor": cursor, "limit": limit}).all()
 
 

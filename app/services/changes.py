@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from app.db import repository
-from app.db.database import UnitOfWork
+from app.db.database import LoggedChange, UnitOfWork
 from app.games.base import SheetState
 from app.schemas import MatchRead
 from app.services.state import MatchState, match_read, utcnow
@@ -68,5 +68,5 @@ def save(
         repository.insert_change(connection, change)
     if version % PRUNE_EVERY == 0:
         repository.prune_changes(connection, match.id, before=version - KEEP)
-    uow.changed.add(match.id)
+    uow.changed.append(LoggedChange(match.id, version, payload))
     return match
