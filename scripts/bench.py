@@ -87,6 +87,9 @@ IDLE_CPU = 0.08  # share of a core under which a worker counts as idle
 PREFILL_TIMEOUT = 600.0
 PREFILL_CONCURRENCY = 16
 PREFILL_CHUNK = 50  # rounds one prefill task posts to one match, in order
+# A pooled connection is let go before uvicorn closes it (idle 5 s): reusing one the
+# server is closing at that moment fails the request (httpx.ReadError).
+PREFILL_KEEPALIVE_S = 2.0
 
 # Targets (docs/performance.md, "Targets"). On SQLite, GET match and POST round keep at
 # least this share of what the same SQL alone serves (bench/same_sql_app.py), in one run.
@@ -748,7 +751,7 @@ async def _add_rounds(
 
 
 async def _prefill(url: str, plan: Plan) -> dict[str, list[Match]]:
-    limits = httpx.Limits(max_connections=PREFILL_CONCURRENCY)
+    limits = httpx.Limits(max_connections=PREFILL_CONCURRENCY, keepalive_expiry=PREFILL_KEEPALIVE_S)
     gate = asyncio.Semaphore(PREFILL_CONCURRENCY)
     async with httpx.AsyncClient(base_url=url, timeout=60.0, limits=limits) as client:
         pools = {
@@ -792,7 +795,9 @@ def prefill_match(url: str, rounds: int) -> Match:
     """One more match with ``rounds`` rounds, posted as prefill posts them."""
 
     async def one() -> Match:
-        limits = httpx.Limits(max_connections=PREFILL_CONCURRENCY)
+        limits = httpx.Limits(
+            max_connections=PREFILL_CONCURRENCY, keepalive_expiry=PREFILL_KEEPALIVE_S
+        )
         gate = asyncio.Semaphore(PREFILL_CONCURRENCY)
         async with httpx.AsyncClient(base_url=url, timeout=60.0, limits=limits) as client:
             (match,) = await _create_matches(client, 1, gate)
