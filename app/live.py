@@ -7,7 +7,7 @@ open on it, whichever worker or machine made the change.
   back, when each follows the last change offered for its match.
 - Other processes' changes it learns of on PostgreSQL by ``LISTEN`` on one
   connection per process (``pg_notify`` is sent by the writing transaction and
-  delivered when it commits; its payload is the match id only), and on SQLite
+  delivered when it commits; its payload is the match id and the version), and on SQLite
   (one machine) by one poller per process over the change log's new rows, every
   ``SQLITE_POLL_S``. It then reads that match's new changes once and offers each
   to every subscription of the match: one read per change per process, however
@@ -128,7 +128,7 @@ class ChangeHub:
         if loop is None or loop.is_closed():
             return
         if _running_loop() is loop:  # a unit run on the loop (SQLite): no wake-up to send
-            loop.call_soon(self.deliver, changes)
+            self.deliver(changes)
         else:
             loop.call_soon_threadsafe(self.deliver, changes)
 
@@ -243,7 +243,10 @@ class ChangeHub:
                     failing = False
                     self.fetch_changes_of(list(self.subscriptions))
                     async for notification in connection.notifies():
-                        self.fetch_changes(notification.payload)
+                        match_id, _, version = notification.payload.partition(" ")
+                        if version.isdigit() and int(version) <= self.last.get(match_id, 0):
+                            continue  # offered already: a change this process made
+                        self.fetch_changes(match_id)
             except (psycopg.Error, OSError) as error:
                 if not failing:
                     logger.warning("LISTEN connection lost (%s); reconnecting", error)

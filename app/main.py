@@ -48,6 +48,10 @@ TAGS = [
 ]
 
 
+# The route modules whose routers the app includes (docs and web install their own).
+API_MODULES = (matches, rounds, sheet, tokens, events, games, health)
+
+
 def _operation_id(route: APIRoute) -> str:
     return route.name
 
@@ -88,17 +92,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         docs_url=None,  # /docs and /redoc: app.api.routes.docs, with their own assets
         redoc_url=None,
     )
-    for module in (matches, rounds, sheet, tokens, events, games, health):
+    for module in API_MODULES:
         app.include_router(module.router)
     docs.install(app)
     web.install(app)
     app.state.settings = settings
-    api_routes = [
-        route
-        for module in (matches, rounds, sheet, tokens, events, games, health, docs, web)
-        for route in module.router.routes
-    ]
-    problems.install(app, api_routes)
+    problems.install(
+        app, [route for module in (*API_MODULES, docs, web) for route in module.router.routes]
+    )
     # Outermost last: every response, errors included, gets CORS headers and a request id.
     # Our own body limit rather than FastAPI's max_body_size, whose 413 is text/plain
     # on some paths; ours is always problem+json.

@@ -14,7 +14,7 @@ wrote to is not one to read with the app.
 
 Served over the bench's SQLite database, after the app's measurements: its ratio to
 the bare endpoint is the most the app's POST round or GET match could reach on this
-stack (docs/performance.md, "The stack's own cost").
+stack (docs/performance.md, "What one run does", step 7).
 """
 
 import asyncio
@@ -64,7 +64,9 @@ async def get_match(
     match_id: str, authorization: Annotated[str | None, Header()] = None
 ) -> Response:
     with db.engine.connect() as connection, connection.begin():
-        row, _ = match_for_caller(UnitOfWork(connection), _access(authorization, match_id, Permission.READ))
+        row, _ = match_for_caller(
+            UnitOfWork(connection), _access(authorization, match_id, Permission.READ)
+        )
     return Response(b'{"version":%d}' % row["version"], media_type="application/json")
 
 

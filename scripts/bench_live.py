@@ -26,8 +26,8 @@ per stream), and its CPU during the write phase over the events it delivered.
 
 With 1 worker, also: POST round and GET match req/s (wrk, ``bench/wrk/scenarios.lua``, 32
 connections, on matches nobody follows) with no stream open and with every stream open,
-each as a ratio to the bare FastAPI endpoint (``bench/bare_app.py``) measured in the same
-run, against the floors of issue #11 (``scripts/bench.py``'s ``TARGET_FLOORS``).
+each also as a ratio to the bare FastAPI endpoint (``bench/bare_app.py``) measured in the
+same run.
 
 The load generator (this process: every stream and the writer, then wrk) runs on the same
 machine as the servers and PostgreSQL, and competes with them for the CPU: the report says
@@ -80,7 +80,6 @@ from scripts.bench import (  # noqa: E402
     CPUS,
     DEFAULT_POSTGRES_URL,
     DISTURBED,
-    TARGET_FLOORS,
     BenchError,
     Match,
     Measurement,
@@ -106,8 +105,7 @@ ROUND_BODIES = [[2, -1, -1], [-1, 2, -1], [-1, -1, 2], [4, -2, -2], [-2, 4, -2],
 
 TARGET_FANOUT_P99_MS = 100.0  # issue #13: write's 2xx to the event at every subscriber
 # req/s with every stream open over req/s with none (same server, same run): this harness's
-# tolerance for run-to-run noise, not a figure of the issue's. The floors themselves are
-# issue #11's, as a ratio to the bare endpoint.
+# tolerance for run-to-run noise.
 TARGET_KEEP = 0.90
 
 # Time bounds: nothing waits or loops without one.
@@ -172,7 +170,7 @@ def parse_args(argv: list[str] | None = None) -> Plan:
         help="seconds per wrk run of POST round / GET match (5; 2 with --quick)",
     )
     parser.add_argument(
-        "--wrk-connections", type=int, default=32, help="wrk connections (32, as the floors)"
+        "--wrk-connections", type=int, default=32, help="wrk connections (32, as make bench)"
     )
     parser.add_argument(
         "--no-throughput", action="store_true", help="skip the wrk runs with/without streams"
@@ -856,7 +854,6 @@ def throughput_json(kind: str, bare: Measurement, throughput: Throughput) -> dic
             "with_over_without": on.rps / off.rps if off.rps else None,
             "ratio_to_bare_no_streams": off.rps / bare.rps if bare.rps else None,
             "ratio_to_bare_streams_open": on.rps / bare.rps if bare.rps else None,
-            "floor": TARGET_FLOORS[kind][name],
             "p99_ms_no_streams": off.latency_ms["p99"],
             "p99_ms_streams_open": on.latency_ms["p99"],
             "other_cores_no_streams": off.other_cores,
@@ -903,16 +900,6 @@ def judge(kind: str, section: dict[str, Any]) -> list[dict[str, Any]]:
                     "target": f">= {TARGET_KEEP:.2f}",
                     "value": kept,
                     "pass": kept is not None and kept >= TARGET_KEEP,
-                }
-            )
-            value = row["ratio_to_bare_streams_open"]
-            targets.append(
-                {
-                    "name": f"{name} / bare, every stream open",
-                    "target": f">= {row['floor']:.2f} (issue #11's floor, {kind}; with no "
-                    f"stream open: {_n(row['ratio_to_bare_no_streams'], 3)})",
-                    "value": value,
-                    "pass": value is not None and value >= row["floor"],
                 }
             )
     return targets
@@ -1000,7 +987,7 @@ def report(kind: str, section: dict[str, Any], plan: Plan) -> str:
             f"req/s, wrk {plan.wrk_connections} connections, {plan.throughput_duration} s, "
             f"1 worker, matches nobody follows; bare GET /bare: {throughput['bare_rps']:,.0f}",
             f"{'request':<12}{'no streams':>12}{'streams open':>14}{'with/without':>14}"
-            f"{'/bare off':>11}{'/bare on':>10}{'floor':>7}{'p99 off':>9}{'p99 on':>8}"
+            f"{'/bare off':>11}{'/bare on':>10}{'p99 off':>9}{'p99 on':>8}"
             f"{'other cores':>13}",
         ]
         for name, row in throughput["rows"].items():
@@ -1008,7 +995,7 @@ def report(kind: str, section: dict[str, Any], plan: Plan) -> str:
                 f"{name:<12}{row['rps_no_streams']:>12,.0f}{row['rps_streams_open']:>14,.0f}"
                 f"{_n(row['with_over_without'], 2):>14}"
                 f"{_n(row['ratio_to_bare_no_streams'], 3):>11}"
-                f"{_n(row['ratio_to_bare_streams_open'], 3):>10}{row['floor']:>7.2f}"
+                f"{_n(row['ratio_to_bare_streams_open'], 3):>10}"
                 f"{row['p99_ms_no_streams']:>9.1f}{row['p99_ms_streams_open']:>8.1f}"
                 f"{row['other_cores_no_streams']:>7.2f}/{row['other_cores_streams_open']:.2f}"
                 + ("  DISTURBED" if row["disturbed"] else "")
@@ -1101,7 +1088,6 @@ def run(plan: Plan) -> int:
         "environment": environment(plan, open_files),
         "targets": {
             "fanout_p99_ms": TARGET_FANOUT_P99_MS,
-            "floors": TARGET_FLOORS,
             "keep_with_streams": TARGET_KEEP,
         },
         "databases": sections,

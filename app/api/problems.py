@@ -63,12 +63,8 @@ def problem(
 
 def payload_too_large(limit: int) -> JSONResponse:
     """413 ``payload_too_large``: a body over ``limit`` bytes."""
-    return problem(
-        413,
-        "payload_too_large",
-        "Request body too large",
-        f"the body must be at most {limit} bytes",
-    )
+    code, title = _HTTP_CODES[413]
+    return problem(413, code, title, f"the body must be at most {limit} bytes")
 
 
 def _clean_loc(loc: Sequence[Any]) -> list[str | int]:
@@ -276,6 +272,11 @@ def install(app: FastAPI, routes: Sequence[BaseRoute]) -> None:
     # PostgreSQL reports a missing table (a database not migrated) as a ProgrammingError.
     app.add_exception_handler(ProgrammingError, _database_unavailable)
     app.add_exception_handler(StarletteHTTPException, partial(_http_error, routes=tuple(routes)))
+    # Each route's access dependency is read now, so an endpoint whose annotations
+    # cannot be resolved fails the app's start, not a request's 422.
+    for route in routes:
+        if isinstance(route, APIRoute):
+            access_dependency(route.endpoint)
 
 
 DESCRIPTIONS = {

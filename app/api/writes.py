@@ -43,7 +43,7 @@ class WriteResult:
 async def answer_write(
     db: Database,
     access: Access,
-    once: IdempotencyClaim | None,
+    key_claim: IdempotencyClaim | None,
     work: Callable[[UnitOfWork], WriteResult],
 ) -> Response:
     """Run ``work``, a change ``access`` asks for, in one write unit of work honouring
@@ -57,9 +57,9 @@ async def answer_write(
 
     def unit(uow: UnitOfWork) -> Response:
         kept = None
-        if once is not None:
+        if key_claim is not None:
             try:
-                kept = idempotency.claim(uow, once)
+                kept = idempotency.claim(uow, key_claim)
             except ServiceError:  # the key reused for another request: 401/404/403 first
                 check_access(uow, access)
                 raise
@@ -67,7 +67,7 @@ async def answer_write(
             check_access(uow, access)
             response = _replay(kept)
         else:
-            response = _answer_once(uow, once, work)
+            response = _answer_claimed(uow, key_claim, work)
         if uow.allowed is not access:
             raise AccessNotChecked("the use case did not check the caller's access")
         return response
@@ -76,34 +76,34 @@ async def answer_write(
 
 
 async def answer_open_write(
-    db: Database, once: IdempotencyClaim | None, work: Callable[[UnitOfWork], WriteResult]
+    db: Database, key_claim: IdempotencyClaim | None, work: Callable[[UnitOfWork], WriteResult]
 ) -> Response:
     """``answer_write`` for a write open to anyone (create a match; recover the host's
     token, whose recovery code the use case checks)."""
 
     def unit(uow: UnitOfWork) -> Response:
-        if once is not None and (kept := idempotency.claim(uow, once)) is not None:
+        if key_claim is not None and (kept := idempotency.claim(uow, key_claim)) is not None:
             return _replay(kept)
-        return _answer_once(uow, once, work)
+        return _answer_claimed(uow, key_claim, work)
 
     return await db.run(unit, write=True)
 
 
-def _answer_once(
-    uow: UnitOfWork, once: IdempotencyClaim | None, work: Callable[[UnitOfWork], WriteResult]
+def _answer_claimed(
+    uow: UnitOfWork, key_claim: IdempotencyClaim | None, work: Callable[[UnitOfWork], WriteResult]
 ) -> Response:
-    """Run ``work``; keep the first response of a request with a key (``once``, claimed)."""
+    """Run ``work``; keep the first response of a request with a key (``key_claim``)."""
     try:
         answer = work(uow)
     except ServiceError as error:
-        if once is None or status_of(error) != 409:
+        if key_claim is None or status_of(error) != 409:
             raise
         kept = KeptResponse(status=409, body=problem_body(error), headers={})
-        idempotency.keep(uow, once, kept)
+        idempotency.keep(uow, key_claim, kept)
         return _replay(kept, replayed=False)
-    if once is not None:
+    if key_claim is not None:
         body = answer.body.model_dump(mode="json") if answer.body is not None else None
-        idempotency.keep(uow, once, KeptResponse(answer.status, body, answer.headers))
+        idempotency.keep(uow, key_claim, KeptResponse(answer.status, body, answer.headers))
     return _response(answer)
 
 

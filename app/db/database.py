@@ -102,7 +102,7 @@ class Database:
         self.is_sqlite = url.get_backend_name() == "sqlite"
         kwargs: dict[str, Any] = {
             # JSON columns are (de)serialized on every write and read: orjson is
-            # several times faster than the standard library.
+            # faster than the standard library.
             "json_serializer": _dumps,
             "json_deserializer": orjson.loads,
         }

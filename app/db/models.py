@@ -164,7 +164,7 @@ ROUND_REVISION: Table = RoundRevision.__table__  # type: ignore[attr-defined]
 class RateLimitWindow(SQLModel, table=True):
     """How many limited requests one client made in one fixed window.
 
-    KeptResponse in the database so the limit holds across workers and machines.
+    Kept in the database so the limit holds across workers and machines.
     """
 
     __tablename__ = "rate_limit_window"

@@ -19,7 +19,9 @@ from sqlalchemy import (
     RowMapping,
     Select,
     Table,
+    Text,
     bindparam,
+    cast,
     delete,
     func,
     insert,
@@ -450,8 +452,15 @@ def _save_change_notifying(
         .returning(MATCH.c.id)
         .cte("updated")
     )
-    logged = _inserted(MATCH_CHANGE, change_columns, "log", "logged", MATCH_CHANGE.c.match_id)
-    statement = select(func.pg_notify(bindparam("channel"), logged.c.match_id)).add_cte(updated)
+    logged = _inserted(
+        MATCH_CHANGE,
+        change_columns,
+        "log",
+        "logged",
+        (MATCH_CHANGE.c.match_id + " " + cast(MATCH_CHANGE.c.version, Text)).label("payload"),
+    )
+    # The payload is "<match id> <version>": a process skips its own changes' notices.
+    statement = select(func.pg_notify(bindparam("channel"), logged.c.payload)).add_cte(updated)
     if rounds is None:
         return statement
     entered, corrected, removed, revision = rounds

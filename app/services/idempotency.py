@@ -48,28 +48,28 @@ class KeptResponse:
     headers: dict[str, str]
 
 
-def claim(uow: UnitOfWork, once: IdempotencyClaim) -> KeptResponse | None:
+def claim(uow: UnitOfWork, key_claim: IdempotencyClaim) -> KeptResponse | None:
     """Claim the key for this request: None when it is new (the write goes ahead), the
     kept outcome when it was used before with the same request."""
     now = utcnow()
     values = {
-        "scope": once.scope,
-        "key": once.key,
-        "fingerprint": once.fingerprint,
+        "scope": key_claim.scope,
+        "key": key_claim.key,
+        "fingerprint": key_claim.fingerprint,
         "status": IN_FLIGHT,
         "body": None,
         "headers": None,
         "created_at": now,
     }
     if repository.claim_idempotency_key(uow.connection, values):
-        if once.scope == "":
+        if key_claim.scope == "":
             repository.delete_idempotency_keys_before(
                 uow.connection, now - KEY_TTL, limit=PRUNE_BATCH
             )
         return None
-    row = repository.get_idempotency_key(uow.connection, once.scope, once.key)
+    row = repository.get_idempotency_key(uow.connection, key_claim.scope, key_claim.key)
     assert row is not None
-    if row["fingerprint"] != once.fingerprint:
+    if row["fingerprint"] != key_claim.fingerprint:
         raise IdempotencyKeyReused(
             "this Idempotency-Key was first used with a different request; use a new key"
         )
@@ -78,7 +78,7 @@ def claim(uow: UnitOfWork, once: IdempotencyClaim) -> KeptResponse | None:
     return KeptResponse(status=row["status"], body=row["body"], headers=dict(row["headers"] or {}))
 
 
-def keep(uow: UnitOfWork, once: IdempotencyClaim, outcome: KeptResponse) -> None:
+def keep(uow: UnitOfWork, key_claim: IdempotencyClaim, outcome: KeptResponse) -> None:
     """Keep the outcome of the write the key was claimed for."""
     values = {"status": outcome.status, "body": outcome.body, "headers": outcome.headers}
-    repository.update_idempotency_key(uow.connection, once.scope, once.key, values)
+    repository.update_idempotency_key(uow.connection, key_claim.scope, key_claim.key, values)

@@ -38,7 +38,7 @@ def recorded(client: TestClient) -> Iterator[list[tuple[str, str]]]:
         statement = " ".join(args[2].replace('"', "").split())
         if statement.upper().startswith(("BEGIN", "PRAGMA")):
             return  # a transaction's start, SQLite's checkpoint (Database.checkpoints)
-        if statement.startswith("SELECT match_change.id, match_change.match_id FROM"):
+        if statement.startswith("SELECT match_change.id, match_change.match_id,"):
             return  # the live streams' poller (SQLite, app.live), not the request
         seen.append((threading.current_thread().name, statement))
 
