@@ -4,7 +4,9 @@ open on it, whichever worker or machine made the change.
 - A change is logged in the change's own transaction (``app/services/changes.py``).
 - This process's own commits hand the hub the changes they logged
   (``Database.on_changed``): it offers them as they are, without reading them
-  back, when each follows the last change offered for its match.
+  back, when each follows the last change offered for its match. (On PostgreSQL
+  the change's own notice, below, can arrive first: it is then read once, and the
+  hand-over finds it offered.)
 - Other processes' changes it learns of on PostgreSQL by ``LISTEN`` on one
   connection per process (``pg_notify`` is sent by the writing transaction and
   delivered when it commits; its payload is the match id and the version), and on SQLite
@@ -84,6 +86,9 @@ class ChangeHub:
         self.watcher: asyncio.Task[None] | None = None
         self.tasks: set[asyncio.Task[None]] = set()
         self.closed = False
+        # PostgreSQL: set while the LISTEN connection is up (other processes' changes
+        # arrive); tests wait for it.
+        self.listening = asyncio.Event()
 
     async def start(self) -> None:
         self.loop = asyncio.get_running_loop()
@@ -240,6 +245,7 @@ class ChangeHub:
                     keepalives_count=3,
                 ) as connection:
                     await connection.execute(f"LISTEN {CHANNEL}")
+                    self.listening.set()
                     failing = False
                     self.fetch_changes_of(list(self.subscriptions))
                     async for notification in connection.notifies():
@@ -248,6 +254,7 @@ class ChangeHub:
                             continue  # offered already: a change this process made
                         self.fetch_changes(match_id)
             except (psycopg.Error, OSError) as error:
+                self.listening.clear()
                 if not failing:
                     logger.warning("LISTEN connection lost (%s); reconnecting", error)
                 failing = True

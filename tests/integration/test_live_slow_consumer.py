@@ -9,85 +9,71 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-import httpx
-
-from app.db.database import Database
-from app.live import QUEUE_SIZE, ChangeHub
-from app.main import create_app
-from app.settings import Settings
+from app.live import QUEUE_SIZE
+from tests.integration.hub import app_with_hub
 
 AMOUNTS = {"type": "asszorti_amounts", "amounts": [2, -1, -1]}
 
 
 def test_a_slow_consumer_is_cut_not_buffered(database_url: str) -> None:
     async def scenario() -> None:
-        settings = Settings(database_url=database_url, rate_limit_matches_per_minute=0)
-        app = create_app(settings)
-        app.state.db = Database(settings)
-        hub = app.state.hub = ChangeHub(app.state.db)
-        await hub.start()
-        try:
-            transport = httpx.ASGITransport(app=app)
-            async with httpx.AsyncClient(transport=transport, base_url="http://t") as client:
-                created = (
-                    await client.post(
-                        "/v1/matches", json={"game": "asszorti", "players": ["A", "B", "C"]}
-                    )
-                ).json()
-                match_id, host = (
-                    created["id"],
-                    {"Authorization": f"Bearer {created['tokens']['host']}"},
+        async with app_with_hub(database_url) as (app, hub, client):
+            created = (
+                await client.post(
+                    "/v1/matches", json={"game": "asszorti", "players": ["A", "B", "C"]}
                 )
-                sent: list[bytes] = []
-                socket_full = asyncio.Event()
-                socket_free = asyncio.Event()
+            ).json()
+            match_id, host = (
+                created["id"],
+                {"Authorization": f"Bearer {created['tokens']['host']}"},
+            )
+            sent: list[bytes] = []
+            socket_full = asyncio.Event()
+            socket_free = asyncio.Event()
 
-                async def send(message: dict[str, Any]) -> None:
-                    if message["type"] == "http.response.body":
-                        sent.append(message.get("body", b""))
-                        if len(sent) >= 2 and not socket_free.is_set():
-                            socket_full.set()
-                            await socket_free.wait()  # the client stopped reading
+            async def send(message: dict[str, Any]) -> None:
+                if message["type"] == "http.response.body":
+                    sent.append(message.get("body", b""))
+                    if len(sent) >= 2 and not socket_free.is_set():
+                        socket_full.set()
+                        await socket_free.wait()  # the client stopped reading
 
-                async def receive() -> dict[str, Any]:
-                    await asyncio.Event().wait()  # never disconnects
-                    return {}
+            async def receive() -> dict[str, Any]:
+                await asyncio.Event().wait()  # never disconnects
+                return {}
 
-                token = created["tokens"]["viewer"]
-                scope = {
-                    "type": "http",
-                    "asgi": {"version": "3.0"},
-                    "http_version": "1.1",
-                    "method": "GET",
-                    "scheme": "http",
-                    "path": f"/v1/matches/{match_id}/events",
-                    "raw_path": f"/v1/matches/{match_id}/events".encode(),
-                    "query_string": b"",
-                    "root_path": "",
-                    "headers": [(b"host", b"t"), (b"authorization", f"Bearer {token}".encode())],
-                    "client": ("127.0.0.1", 1),
-                    "server": ("t", 80),
-                }
-                stream = asyncio.create_task(app(scope, receive, send))
-                await asyncio.wait_for(socket_full.wait(), 10)
-                for _ in range(QUEUE_SIZE * 3):
-                    entered = await client.post(
-                        f"/v1/matches/{match_id}/rounds", json=AMOUNTS, headers=host
-                    )
-                    assert entered.status_code == 201
-                await asyncio.sleep(0.3)
-                # Cut: the hub holds nothing for it any more (dropped, or marked to resync
-                # with its queue emptied until its stream runs again), its socket still full.
-                for subscription in hub.subscriptions.get(match_id, ()):
-                    assert subscription.overflowed and subscription.queue.empty()
-                assert not stream.done()
-                socket_free.set()
-                await asyncio.wait_for(stream, 10)  # the stream ended on its own
-            body = b"".join(sent).decode()
-            assert "event: resync" in body
-            assert body.count("event: round_entered") < QUEUE_SIZE * 3
-        finally:
-            await hub.stop()
-            app.state.db.dispose()
+            token = created["tokens"]["viewer"]
+            scope = {
+                "type": "http",
+                "asgi": {"version": "3.0"},
+                "http_version": "1.1",
+                "method": "GET",
+                "scheme": "http",
+                "path": f"/v1/matches/{match_id}/events",
+                "raw_path": f"/v1/matches/{match_id}/events".encode(),
+                "query_string": b"",
+                "root_path": "",
+                "headers": [(b"host", b"t"), (b"authorization", f"Bearer {token}".encode())],
+                "client": ("127.0.0.1", 1),
+                "server": ("t", 80),
+            }
+            stream = asyncio.create_task(app(scope, receive, send))
+            await asyncio.wait_for(socket_full.wait(), 10)
+            for _ in range(QUEUE_SIZE * 3):
+                entered = await client.post(
+                    f"/v1/matches/{match_id}/rounds", json=AMOUNTS, headers=host
+                )
+                assert entered.status_code == 201
+            await asyncio.sleep(0.3)
+            # Cut: the hub holds nothing for it any more (dropped, or marked to resync
+            # with its queue emptied until its stream runs again), its socket still full.
+            for subscription in hub.subscriptions.get(match_id, ()):
+                assert subscription.overflowed and subscription.queue.empty()
+            assert not stream.done()
+            socket_free.set()
+            await asyncio.wait_for(stream, 10)  # the stream ended on its own
+        body = b"".join(sent).decode()
+        assert "event: resync" in body
+        assert body.count("event: round_entered") < QUEUE_SIZE * 3
 
     asyncio.run(scenario())
