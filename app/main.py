@@ -1,7 +1,5 @@
 """The FastAPI application: ``app.main:app``."""
 
-import asyncio
-import contextlib
 import gc
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -66,7 +64,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.db = Database(settings)
         app.state.hub = ChangeHub(app.state.db)  # the live streams of this process
         await app.state.hub.start()
-        checkpoints = asyncio.create_task(app.state.db.checkpoints())
         # What startup built (modules, the app, its routes and schemas) lives as long
         # as the process: leave it out of every garbage collection, which would
         # otherwise walk all of it each time.
@@ -75,9 +72,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         try:
             yield
         finally:
-            checkpoints.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await checkpoints
             await app.state.hub.stop()
             app.state.db.dispose()
             gc.unfreeze()

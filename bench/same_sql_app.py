@@ -2,13 +2,13 @@
 app around the SQL: ``scripts/bench.py`` measures it beside the app on SQLite.
 
 The same engine (``app.db.database.Database``: its pragmas and JSON codec) and the
-same statements (``app.db.repository``) as the app, in one transaction on the event
-loop, as the app runs a SQLite unit. The caller's access is checked as the app checks
-it (``app.services.auth.match_for_caller``, the match and the credential in one statement)
-and the body validated by the app's ``RoundBody``. Not here: the middleware (request
-id, body limit), the dependencies (bearer token, database, settings, If-Match,
-Idempotency-Key), the unit of work's lanes and retries (``Database.run``), the
-problem answers, scoring, the new sheet, the live event and the response model. A
+same statements (``app.db.repository``) as the app, in one transaction run inline on
+the event loop. The caller's access is checked as the app checks it
+(``app.services.auth.match_for_caller``, the match and the credential in one
+statement) and the body validated by the app's ``RoundBody``. Not here: the
+middleware (request id, body limit), the dependencies (bearer token, database,
+settings, If-Match, Idempotency-Key), the worker thread each request's unit of work
+runs in, the problem answers, scoring, the new sheet, the live event and the response model. A
 round is stored with fixed points and the sheet is not updated, so a match this app
 wrote to is not one to read with the app.
 
@@ -17,8 +17,6 @@ the bare endpoint is the most the app's POST round or GET match could reach on t
 stack (docs/performance.md, "What one run does", step 7).
 """
 
-import asyncio
-import contextlib
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Annotated, Any
@@ -37,11 +35,7 @@ db = Database(get_settings())
 
 @asynccontextmanager
 async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-    checkpoints = asyncio.create_task(db.checkpoints())  # as the app's lifespan runs them
     yield
-    checkpoints.cancel()
-    with contextlib.suppress(asyncio.CancelledError):
-        await checkpoints
     db.dispose()
 
 

@@ -1,31 +1,37 @@
-"""Request dependencies: the database, the settings, and the caller's claim on the
-match of the path (``ReaderDep``, ``PlayerDep``, ``HostDep``).
+"""Request dependencies: the database, the settings, and the request's unit of work
+with the caller checked in it (``ReaderDep``, ``SnapshotReaderDep``, ``PlayerDep``,
+``HostDep``; ``WriteUnitDep`` for a write open to anyone).
 
-The claim is checked (401, 404, 403, in the contract's order) in the use case's unit
-of work, before anything else is checked: ``app.api.reads.read``, and for a change
-as the match is locked (``app.services.writes.lock_match_as``, which
-``app.api.writes.answer_write`` runs the use case with).
-A request refused before its use case runs (a body or header that does not validate)
-is checked by the 422 handler first (``app.api.problems``), so the order holds.
+A route declares what it needs, and gets it ready: the unit of work is open, the
+bearer token's claim on the match of the path has been checked in it (401, 404,
+403, in the contract's order, before FastAPI validates the body: 422 comes after),
+and for a change the match's row is locked. The route calls its use case and
+answers; the unit commits when the route returns, before the answer is sent
+(``scope="function"``), or rolls back when it raises.
 """
 
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable, Iterator
+from dataclasses import dataclass
 from functools import cache, partial
 from typing import Annotated, Any, get_args, get_origin, get_type_hints
 
 from fastapi import Depends, Request, params
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from sqlalchemy import RowMapping
 
-from app.db.database import Database
-from app.services import auth
-from app.services.auth import Access, Permission, Principal
+from app.db.database import Database, UnitOfWork
+from app.services.auth import Access, Permission, Principal, match_for_caller
 from app.services.ratelimit import RateLimit
 from app.settings import Settings
 
 
-async def get_db(request: Request) -> Database:
+def database_of(request: Request) -> Database:
     db: Database = request.app.state.db
     return db
+
+
+async def get_db(request: Request) -> Database:
+    return database_of(request)
 
 
 async def get_app_settings(request: Request) -> Settings:
@@ -43,51 +49,94 @@ bearer = HTTPBearer(auto_error=False, scheme_name=BEARER_SCHEME, description=BEA
 BearerDep = Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]
 
 
-async def principal_of(db: Database, access: Access) -> Principal:
-    """Who the token of ``access`` stands for, checked in a unit of work of its own: for
-    the few requests whose use case does not run one (a stream opening, a refusal
-    answered before the use case ran)."""
-    return await db.run(partial(auth.check_access, access=access))
+def access_of(
+    credentials: HTTPAuthorizationCredentials | None, match_id: str, need: Permission
+) -> Access:
+    """The claim of the bearer token sent (401 when it has no token's shape)."""
+    return Access.of(credentials.credentials if credentials is not None else None, match_id, need)
 
 
-class Allowed(HTTPBearer):
-    """The dependency of a route that needs ``need`` on the match of its path: the
-    bearer token's claim on it, its shape checked (401 without a query). The use case
-    checks the claim itself in its own unit of work (``auth.check_access``, or the
-    credential read with the match), so a request reads the database once, not once
-    to authorize and again to answer.
+async def database_turn(request: Request) -> AsyncIterator[None]:
+    """The request's turn at the database (``Database.turn``: a request that is not a
+    GET writes), awaited on the event loop before its unit of work takes a thread."""
+    async with database_of(request).turn(write=request.method not in ("GET", "HEAD")):
+        yield
 
-    It is FastAPI's ``HTTPBearer`` (the OpenAPI security scheme, the header parsed)
-    with the permission the route needs."""
 
-    def __init__(self, need: Permission) -> None:
-        super().__init__(
-            auto_error=False, scheme_name=BEARER_SCHEME, description=BEARER_DESCRIPTION
-        )
+TurnDep = Annotated[None, Depends(database_turn, scope="function")]
+
+
+@dataclass(frozen=True, slots=True)
+class Caller:
+    """The request's unit of work, and in it the caller found allowed: who they are
+    and the match's row (locked until the commit, for a change)."""
+
+    uow: UnitOfWork
+    who: Principal
+    match: RowMapping
+
+
+class CallerUnit:
+    """The dependency of a route that needs ``need`` on the match of its path: it opens
+    the request's unit of work (``write``, or a ``snapshot`` read of several
+    statements) and checks the caller in it, with the match read (and, for a write,
+    locked) in the same statement (``match_for_caller``)."""
+
+    def __init__(self, need: Permission, *, write: bool = False, snapshot: bool = False) -> None:
         self.need = need
+        self.write = write
+        self.snapshot = snapshot
 
-    async def __call__(self, request: Request, match_id: str) -> Access:  # type: ignore[override]
-        credentials = await super().__call__(request)
-        token = credentials.credentials if credentials is not None else None
-        return Access.of(token, match_id, self.need)
+    def __call__(
+        self, request: Request, match_id: str, credentials: BearerDep, turn: TurnDep
+    ) -> Iterator[Caller]:
+        access = access_of(credentials, match_id, self.need)
+        with database_of(request).unit_of_work(write=self.write, snapshot=self.snapshot) as uow:
+            match, who = match_for_caller(uow, access, for_update=self.write)
+            yield Caller(uow, who, match)
+
+
+def write_unit(request: Request, turn: TurnDep) -> Iterator[UnitOfWork]:
+    """The unit of work of a write open to anyone (create a match; recover the host's
+    token, whose recovery code the use case checks)."""
+    with database_of(request).unit_of_work(write=True) as uow:
+        yield uow
+
+
+# A read of one statement (the match with the caller's credential).
+ReaderDep = Annotated[Caller, Depends(CallerUnit(Permission.READ), scope="function")]
+# A read of several statements, which must see one state.
+SnapshotReaderDep = Annotated[
+    Caller, Depends(CallerUnit(Permission.READ, snapshot=True), scope="function")
+]
+# A write any role may make (a stream ticket).
+ReaderWriteDep = Annotated[
+    Caller, Depends(CallerUnit(Permission.READ, write=True), scope="function")
+]
+PlayerDep = Annotated[Caller, Depends(CallerUnit(Permission.PLAY, write=True), scope="function")]
+HostDep = Annotated[Caller, Depends(CallerUnit(Permission.HOST, write=True), scope="function")]
+WriteUnitDep = Annotated[UnitOfWork, Depends(write_unit, scope="function")]
 
 
 @cache
-def access_dependency(endpoint: Callable[..., Any]) -> Allowed | None:
-    """The access dependency an endpoint declares (``ReaderDep``, ``PlayerDep`` or
-    ``HostDep`` in its signature), read from its own annotations; None without one."""
+def caller_need(endpoint: Callable[..., Any]) -> Permission | None:
+    """What the caller of an endpoint must be allowed (its ``ReaderDep``, ``PlayerDep``
+    or ``HostDep``), read from its own annotations; None for an endpoint open to anyone."""
     for hint in get_type_hints(endpoint, include_extras=True).values():
         if get_origin(hint) is not Annotated:
             continue
         for metadata in get_args(hint)[1:]:
-            if isinstance(metadata, params.Depends) and isinstance(metadata.dependency, Allowed):
-                return metadata.dependency
+            if isinstance(metadata, params.Depends) and isinstance(metadata.dependency, CallerUnit):
+                return metadata.dependency.need
     return None
 
 
-ReaderDep = Annotated[Access, Depends(Allowed(Permission.READ))]
-PlayerDep = Annotated[Access, Depends(Allowed(Permission.PLAY))]
-HostDep = Annotated[Access, Depends(Allowed(Permission.HOST))]
+async def check_caller(db: Database, access: Access) -> Principal:
+    """Who the token of ``access`` stands for, checked in a unit of work of its own: for
+    a request whose route opens none (a stream), or refused before its route's
+    dependencies ran (a body that is not JSON)."""
+    _, who = await db.run(partial(match_for_caller, access=access))
+    return who
 
 
 async def match_creation_limit(request: Request) -> RateLimit | None:

@@ -12,11 +12,12 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from fastapi.routing import APIRoute
 from sqlalchemy.exc import OperationalError, ProgrammingError
+from sqlalchemy.exc import TimeoutError as PoolTimeout
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import BaseRoute, Match
 
 from app import errors
-from app.api.deps import access_dependency, principal_of
+from app.api.deps import access_of, bearer, caller_need, check_caller
 from app.errors import DatabaseUnavailable, RateLimited, ServiceError
 from app.schemas import MATCH_CREATE_MODELS, ROUND_TYPES, Problem
 
@@ -97,21 +98,22 @@ def _message(error: dict[str, Any]) -> str:
 
 
 async def _refused_access(request: Request) -> JSONResponse | None:
-    """The 401, 404 or 403 a request is due, when it is about to be refused with a 422.
+    """The 401, 404 or 403 a request is due, when its body is not JSON.
 
-    A route checks its caller's access in its use case's unit of work
-    (``app.api.deps.Allowed``), after FastAPI has validated the request. The contract
-    puts 401/404/403 before 422, so a request refused before its use case ran (a body,
-    a parameter or a header that does not validate) is checked here first, against
-    the access the matched route declares. Only refusals pay for it.
+    A route's dependency checks the caller (``app.api.deps.CallerUnit``) before
+    FastAPI validates the body, so every other 422 comes after it. FastAPI parses a
+    JSON body before it runs the dependencies, though: for a body that does not
+    parse, the caller is checked here, against the access the matched route
+    declares, so 401/404/403 still come first. Only such refusals pay for it.
     """
     route = request.scope.get("route")
     match_id = request.path_params.get("match_id")
-    allowed = access_dependency(route.endpoint) if isinstance(route, APIRoute) else None
-    if allowed is None or match_id is None:
+    need = caller_need(route.endpoint) if isinstance(route, APIRoute) else None
+    if need is None or match_id is None:
         return None
     try:
-        await principal_of(request.app.state.db, await allowed(request, match_id))
+        access = access_of(await bearer(request), match_id, need)
+        await check_caller(request.app.state.db, access)
     except ServiceError as error:
         return _problem_of(error)
     except (OperationalError, ProgrammingError) as error:
@@ -142,8 +144,6 @@ async def _validation_error(request: Request, exc: Exception) -> JSONResponse:
         return await _malformed(
             request, str(invalid[0].get("ctx", {}).get("error", "malformed JSON"))
         )
-    if (refused := await _refused_access(request)) is not None:
-        return refused
     errors = [{"loc": _error_loc(e), "message": _message(e)} for e in raw]
     first = errors[0] if errors else {"loc": [], "message": "invalid"}
     where = ".".join(str(p) for p in first["loc"])
@@ -158,8 +158,6 @@ async def _validation_error(request: Request, exc: Exception) -> JSONResponse:
 
 async def _service_error(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, ServiceError)
-    if status_of(exc) == 422 and (refused := await _refused_access(request)) is not None:
-        return refused
     return _problem_of(exc)
 
 
@@ -271,12 +269,14 @@ def install(app: FastAPI, routes: Sequence[BaseRoute]) -> None:
     app.add_exception_handler(OperationalError, _database_unavailable)
     # PostgreSQL reports a missing table (a database not migrated) as a ProgrammingError.
     app.add_exception_handler(ProgrammingError, _database_unavailable)
+    # PostgreSQL: no pooled connection came free in time.
+    app.add_exception_handler(PoolTimeout, _database_unavailable)
     app.add_exception_handler(StarletteHTTPException, partial(_http_error, routes=tuple(routes)))
     # Each route's access dependency is read now, so an endpoint whose annotations
     # cannot be resolved fails the app's start, not a request's 422.
     for route in routes:
         if isinstance(route, APIRoute):
-            access_dependency(route.endpoint)
+            caller_need(route.endpoint)
 
 
 DESCRIPTIONS = {

@@ -1,34 +1,18 @@
-"""The engine, the unit of work, and how a request runs one without blocking the loop.
+"""The engine, and the unit of work every use case runs in.
 
 Every use case runs as one unit of work (``UnitOfWork``): one connection, one
-transaction, one commit, then the callbacks registered to run after it. How the
-unit is run depends on the database (docs/architecture.md says why):
-
-- **SQLite** is a library in this process whose calls take microseconds, so a
-  unit runs inline on the event loop, but it never *waits* there: the busy
-  timeout is zero, so a write that finds another connection holding the write
-  lock fails at once with "database is locked", and ``Database.run`` awaits a
-  short, growing sleep and runs the unit again, letting every other request go
-  on meanwhile. After ``settings.sqlite_busy_timeout_ms`` it gives up: the
-  request is answered 503 ``database_unavailable``.
-- **PostgreSQL** is a network round trip away, so a unit runs in a worker
-  thread (``anyio.to_thread``), at most ``settings.database_pool_size`` at a
-  time, each on its own pooled connection: while one waits on the database,
-  the loop serves the others.
-
-A unit whose cost grows with the match (a sheet, a page of rounds, a correction's
-refold) says so before it does the work (``UnitOfWork.expect_fold``). Past
-``SHORT_ROUNDS`` rounds it is rolled back and runs again in the long lane: one
-worker thread at a time, on both databases, so a long match never holds up the loop.
+transaction, one commit, then the changes it logged told to the live streams. A
+request's unit is opened by its route's dependency (``app.api.deps``) and runs, like
+every SQLAlchemy call here, in a worker thread: while one request waits on the
+database (a PostgreSQL round trip, SQLite's write lock), the event loop serves
+the others.
 """
 
 from __future__ import annotations
 
-import asyncio
 import logging
-import time
-from collections.abc import Callable, Iterator, Mapping
-from contextlib import contextmanager
+from collections.abc import AsyncIterator, Callable, Iterator, Mapping
+from contextlib import asynccontextmanager, contextmanager
 from functools import partial
 from typing import Any, NamedTuple, TypeVar
 
@@ -36,7 +20,6 @@ import anyio
 import orjson
 from sqlalchemy import Connection, Engine, create_engine, event
 from sqlalchemy.engine import make_url
-from sqlalchemy.exc import OperationalError
 
 from app.errors import DatabaseUnavailable
 from app.settings import Settings
@@ -44,18 +27,8 @@ from app.settings import Settings
 T = TypeVar("T")
 logger = logging.getLogger("squarescores")
 
-# An awaited retry of a unit of work that found SQLite's write lock taken: the first
-# sleep, then doubled up to the longest. Not much shorter: retrying too often takes the
-# GIL from the worker thread that holds the lock.
-FIRST_RETRY_S = 0.001
-LONGEST_RETRY_S = 0.05
 POOL_RECYCLE_S = 180  # PostgreSQL: the oldest a pooled connection is lent
-CHECKPOINT_EVERY_S = 1.0  # SQLite: how often the write-ahead log is copied back
-# The most rounds a unit folds in the short lane (on SQLite: the event loop); an
-# evening at a table is shorter. Only longer units take the long lane's thread, which
-# is no free lunch: while it runs, it takes the GIL from the loop, and on SQLite each
-# call it makes (each row fetched) gives the GIL back and waits for it.
-SHORT_ROUNDS = 300
+POOL_TIMEOUT_S = 5  # PostgreSQL: the longest a request waits for a connection, then 503
 
 
 class LoggedChange(NamedTuple):
@@ -66,36 +39,21 @@ class LoggedChange(NamedTuple):
     event: Mapping[str, Any]
 
 
-class LongUnit(Exception):
-    """A unit of work in the short lane will fold more than ``SHORT_ROUNDS`` rounds:
-    rolled back, and run again in the long lane (``Database.run``)."""
-
-
 class UnitOfWork:
     """One transaction on one connection: what a use case reads and writes.
 
     Repositories (``app.db.repository``) take ``uow.connection``; nothing but
-    ``Database`` commits. What runs after the commit (never after a rollback):
-    ``Database.on_changed`` is told the changes the unit logged.
+    ``Database.unit_of_work`` commits. What runs after the commit (never after a
+    rollback): ``Database.on_changed`` is told the changes the unit logged.
     """
 
-    def __init__(self, connection: Connection, *, short: bool = False) -> None:
+    def __init__(self, connection: Connection) -> None:
         self.connection = connection
-        self.short = short  # in the short lane: see expect_fold
         self.changed: list[LoggedChange] = []  # the changes this unit logged, in order
-        # The caller's claim (an app.services.auth.Access), once the unit has found it
-        # allowed: a write is committed only then (app.api.writes.answer_write).
-        self.allowed: object | None = None
-
-    def expect_fold(self, rounds: int) -> None:
-        """Say, before doing it, that the unit will fold or read ``rounds`` rounds: in
-        the short lane, more than ``SHORT_ROUNDS`` raises ``LongUnit``."""
-        if self.short and rounds > SHORT_ROUNDS:
-            raise LongUnit(f"{rounds} rounds")
 
 
 class Database:
-    """The engine of one process, and ``run`` to execute a unit of work on it."""
+    """The engine of one process, and its units of work."""
 
     def __init__(self, settings: Settings) -> None:
         url = make_url(settings.database_url)
@@ -124,139 +82,52 @@ class Database:
             # A connection older than this is replaced when it is next taken: below the
             # idle timeouts of the proxies and load balancers in front of databases.
             kwargs["pool_recycle"] = POOL_RECYCLE_S
-            # Units of work take at most pool-size connections (the limiter below);
-            # the overflow serves /readyz, which must answer even under full load.
             kwargs["max_overflow"] = 2
+            kwargs["pool_timeout"] = POOL_TIMEOUT_S
         self.engine: Engine = create_engine(url, **kwargs)
-        self.lock_timeout_s = settings.sqlite_busy_timeout_ms / 1000
-        # Units in worker threads at once. PostgreSQL: as many as the pool has
-        # connections, each mostly waiting on the database. Long units (a long match's
-        # sheet, page or refold) are Python work holding the GIL: one at a time, on
-        # both databases, since each more would only slice the event loop's share thinner.
-        self.limiter = anyio.CapacityLimiter(settings.database_pool_size)
-        self.long_limiter = anyio.CapacityLimiter(1)
-        # SQLite: this process's writers, one at a time. fast_acquire: a writer that finds
-        # the lock free takes it without yielding to the loop first.
-        self.writers = anyio.Lock(fast_acquire=True)
+        # The units that may be at the database at once: each holds a worker thread
+        # (and on PostgreSQL a pooled connection) while it waits there. The others wait
+        # their turn on the event loop, holding no thread, so a unit that holds a lock
+        # always finds a thread to finish in. SQLite has one writer at a time.
+        self.turns = anyio.Semaphore(1 if self.is_sqlite else settings.database_pool_size)
+        self.turn_timeout_s = (
+            settings.sqlite_busy_timeout_ms / 1000 if self.is_sqlite else POOL_TIMEOUT_S
+        )
         # Told, after each commit, the changes it logged (the live streams' hub,
-        # app/live.py, when the app runs one). May run in a worker thread.
+        # app/live.py, when the app runs one). Runs in the unit's worker thread.
         self.on_changed: Callable[[tuple[LoggedChange, ...]], None] | None = None
         if self.is_sqlite:
-            _configure_sqlite(self.engine)
+            _configure_sqlite(self.engine, settings.sqlite_busy_timeout_ms)
 
-    async def run(
-        self, work: Callable[[UnitOfWork], T], *, write: bool = False, snapshot: bool = False
-    ) -> T:
-        """Run ``work`` in one unit of work and commit it; its result.
-
-        ``write=True`` takes SQLite's write lock when the transaction begins, so two
-        writers never deadlock upgrading read locks. ``snapshot=True``: a read of
-        several statements, which must see one state. The unit runs in the short
-        lane, or again in the long one if it says it is long (``LongUnit``).
-        """
-        deadline = time.monotonic() + self.lock_timeout_s  # SQLite's, for both lanes
+    @asynccontextmanager
+    async def turn(self, *, write: bool) -> AsyncIterator[None]:
+        """Wait, on the event loop, for a unit's turn at the database; 503 if it does
+        not come in time. SQLite's readers need none: they never wait for a lock."""
+        if self.is_sqlite and not write:
+            yield
+            return
         try:
-            return await self._run(work, write, snapshot, long=False, deadline=deadline)
-        except LongUnit:
-            return await self._run(work, write, snapshot, long=True, deadline=deadline)
-
-    async def _run(
-        self,
-        work: Callable[[UnitOfWork], T],
-        write: bool,
-        snapshot: bool,
-        *,
-        long: bool,
-        deadline: float,
-    ) -> T:
-        attempt = partial(self.run_now, work, write=write, snapshot=snapshot, short=not long)
-        if not self.is_sqlite:
-            if long:  # the long lane's turn, then a pooled connection as every unit
-                async with self.long_limiter:
-                    return await anyio.to_thread.run_sync(attempt, limiter=self.limiter)
-            return await anyio.to_thread.run_sync(attempt, limiter=self.limiter)
-        if not write:
-            lane = self.long_limiter if long else None
-            return await self._run_sqlite(attempt, limiter=lane, deadline=deadline)
-        if long:
-            # A long write queues for the long units' thread before it takes the
-            # writers' turn, so it never holds the turn while it waits for the thread.
-            async with self.long_limiter:
-                return await self._write_sqlite(attempt, in_thread=True, deadline=deadline)
-        return await self._write_sqlite(attempt, in_thread=False, deadline=deadline)
-
-    async def _write_sqlite(
-        self, attempt: Callable[[], T], *, in_thread: bool, deadline: float
-    ) -> T:
-        """Run a SQLite write in this process's writers' turn.
-
-        SQLite has one writer at a time. The writers of this process take turns on an
-        awaited lock, so one that waits for another of this process's (a long unit in
-        its thread) is woken the moment that one is done, instead of polling SQLite's
-        lock; the polling in ``_run_sqlite`` is left for other processes' writers.
-        """
-        try:
-            self.writers.acquire_nowait()
+            self.turns.acquire_nowait()
         except anyio.WouldBlock:
-            with anyio.move_on_after(deadline - time.monotonic()) as waiting:
-                await self.writers.acquire()
+            with anyio.move_on_after(self.turn_timeout_s) as waiting:
+                await self.turns.acquire()
             if waiting.cancelled_caught:
-                raise DatabaseUnavailable("the database stayed locked; retry shortly") from None
+                raise DatabaseUnavailable("the database is busy; retry shortly") from None
         try:
-            # In its thread: the default limiter, since the caller holds the long lane.
-            limiter = anyio.to_thread.current_default_thread_limiter() if in_thread else None
-            return await self._run_sqlite(attempt, limiter=limiter, deadline=deadline)
+            yield
         finally:
-            self.writers.release()
-
-    async def _run_sqlite(
-        self, attempt: Callable[[], T], *, limiter: anyio.CapacityLimiter | None, deadline: float
-    ) -> T:
-        """Run a SQLite unit inline, or in a worker thread under ``limiter``, awaiting a
-        short, growing sleep and running it again while another connection holds the
-        write lock, until ``deadline``."""
-        delay = FIRST_RETRY_S
-        while True:
-            try:
-                if limiter is not None:
-                    return await anyio.to_thread.run_sync(attempt, limiter=limiter)
-                return attempt()
-            except OperationalError as error:
-                if not _locked(error) or time.monotonic() + delay > deadline:
-                    raise
-            await asyncio.sleep(delay)
-            delay = min(delay * 2, LONGEST_RETRY_S)
-
-    def run_now(
-        self,
-        work: Callable[[UnitOfWork], T],
-        *,
-        write: bool = False,
-        snapshot: bool = False,
-        short: bool = False,
-    ) -> T:
-        """Run ``work`` in one unit of work in this thread, and commit it (``short``:
-        in the short lane, see ``UnitOfWork.expect_fold``)."""
-        with self.unit_of_work(write=write, snapshot=snapshot, short=short) as uow:
-            result = work(uow)
-        if uow.changed and self.on_changed is not None:
-            try:
-                self.on_changed(tuple(uow.changed))
-            except Exception:  # the unit of work is committed: its answer stands
-                logger.exception("telling the live streams of a change failed")
-        return result
+            self.turns.release()
 
     @contextmanager
-    def unit_of_work(
-        self, *, write: bool = False, snapshot: bool = False, short: bool = False
-    ) -> Iterator[UnitOfWork]:
-        """A transaction, committed when the block ends without error, else rolled back.
+    def unit_of_work(self, *, write: bool = False, snapshot: bool = False) -> Iterator[UnitOfWork]:
+        """A transaction, committed when the block ends without error, else rolled back;
+        after the commit, ``on_changed`` is told what it logged.
 
-        A write is a transaction (SQLite: ``BEGIN IMMEDIATE``). A read of several
-        statements (``snapshot=True``) sees one state: a SQLite transaction, or
-        REPEATABLE READ on PostgreSQL. A read of one statement needs neither: it runs
-        without BEGIN and COMMIT (autocommit on PostgreSQL), which on PostgreSQL saves
-        two round trips.
+        A write is a transaction (SQLite: ``BEGIN IMMEDIATE``, so two writers never
+        deadlock upgrading read locks). A read of several statements (``snapshot=True``)
+        sees one state: a SQLite transaction, or REPEATABLE READ on PostgreSQL. A read
+        of one statement needs neither: it runs without BEGIN and COMMIT (autocommit
+        on PostgreSQL), which on PostgreSQL saves two round trips.
         """
         with self.engine.connect() as connection:
             if not self.is_sqlite:
@@ -269,46 +140,41 @@ class Database:
                     # The driver leaves transactions to us (_configure_sqlite), and its
                     # commit and rollback end the one begun here.
                     connection.exec_driver_sql("BEGIN IMMEDIATE" if write else "BEGIN")
-                yield UnitOfWork(connection, short=short)
-
-    async def checkpoints(self) -> None:
-        """SQLite: copy the write-ahead log back into the database file every
-        ``CHECKPOINT_EVERY_S``, in a worker thread, until cancelled (the app's lifespan
-        runs it). SQLite would otherwise do it in the commit that fills the log to
-        1,000 pages: a request on the event loop, copying megabytes and syncing the
-        file while no other request is served. In the thread, SQLite works without
-        the GIL, beside the loop. (PostgreSQL: returns at once.)"""
-        while self.is_sqlite:
-            await anyio.sleep(CHECKPOINT_EVERY_S)
+                uow = UnitOfWork(connection)
+                yield uow
+        if uow.changed and self.on_changed is not None:
             try:
-                await anyio.to_thread.run_sync(self.checkpoint)
-            except Exception:  # e.g. the disk is full: logged, and tried again next time
-                logger.exception("the SQLite checkpoint failed")
+                self.on_changed(tuple(uow.changed))
+            except Exception:  # the unit of work is committed: its answer stands
+                logger.exception("telling the live streams of a change failed")
 
-    def checkpoint(self) -> tuple[int, int, int]:
-        """SQLite: one passive checkpoint (it waits for no reader or writer); SQLite's
-        (busy, frames in the log, frames copied)."""
-        with self.engine.connect() as connection:
-            busy, frames, copied = connection.exec_driver_sql(
-                "PRAGMA wal_checkpoint(PASSIVE)"
-            ).one()
-            return busy, frames, copied
+    def run_now(
+        self, work: Callable[[UnitOfWork], T], *, write: bool = False, snapshot: bool = False
+    ) -> T:
+        """Run ``work`` in one unit of work in this thread, and commit it."""
+        with self.unit_of_work(write=write, snapshot=snapshot) as uow:
+            return work(uow)
+
+    async def run(
+        self, work: Callable[[UnitOfWork], T], *, write: bool = False, snapshot: bool = False
+    ) -> T:
+        """``run_now`` in a worker thread, in its turn: for the units no route opens
+        (the live streams' reads, the hub's)."""
+        async with self.turn(write=write):
+            return await anyio.to_thread.run_sync(
+                partial(self.run_now, work, write=write, snapshot=snapshot)
+            )
 
     def dispose(self) -> None:
         self.engine.dispose()
-
-
-def _locked(error: OperationalError) -> bool:
-    """Whether SQLite refused because another connection holds a lock."""
-    return "database is locked" in str(error.orig) or "database is busy" in str(error.orig)
 
 
 def _dumps(value: Any) -> str:
     return orjson.dumps(value).decode()
 
 
-def _configure_sqlite(engine: Engine) -> None:
-    """SQLite's connections: WAL, no busy wait, foreign keys; and the driver's own
+def _configure_sqlite(engine: Engine, busy_timeout_ms: int) -> None:
+    """SQLite's connections: WAL, a busy timeout, foreign keys; and the driver's own
     transaction handling off (``isolation_level = None``), so that a statement the
     driver sees is never preceded by a BEGIN of its choosing: ``unit_of_work`` emits
     BEGIN, or BEGIN IMMEDIATE for a write, itself.
@@ -322,9 +188,9 @@ def _configure_sqlite(engine: Engine) -> None:
         dbapi_connection.isolation_level = None
         cursor = dbapi_connection.cursor()
         cursor.execute("PRAGMA journal_mode=WAL")
-        cursor.execute("PRAGMA busy_timeout=0")  # never wait on the loop: Database.run retries
+        # A writer waits this long for another's lock, in its worker thread, then is
+        # answered 503.
+        cursor.execute(f"PRAGMA busy_timeout={int(busy_timeout_ms)}")
         cursor.execute("PRAGMA foreign_keys=ON")
         cursor.execute("PRAGMA synchronous=NORMAL")
-        # No checkpoint in a commit on the event loop: Database.checkpoints does it.
-        cursor.execute("PRAGMA wal_autocheckpoint=0")
         cursor.close()

@@ -170,7 +170,6 @@ def check_access(uow: UnitOfWork, access: Access) -> Principal:
         raise Forbidden("this token belongs to another match")
     if access.need not in GRANTS[who.role]:
         raise Forbidden(f"a {who.role.value} token cannot {access.need.value} this match")
-    uow.allowed = access
     return who
 
 
@@ -192,7 +191,6 @@ def match_for_caller(
         who = check_access(uow, access)
         match = repository.get_match(uow.connection, access.match_id, for_update=for_update)
         return or_not_found(match, access.match_id), who
-    uow.allowed = access
     role = Role(row["credential_role"])
     return row, Principal(access.match_id, role, row["credential_seat"], access.credential_id)
 

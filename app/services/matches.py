@@ -15,7 +15,7 @@ from app.games import GAMES, Game
 from app.games.base import GameRuleError, SettingConflict, StrictModel, check_unique_names
 from app.schemas import MatchRead, MatchStatus, MatchUpdate
 from app.services import changes, ratelimit
-from app.services.auth import Access, match_for_caller, new_credentials, new_recovery_code
+from app.services.auth import new_credentials, new_recovery_code
 from app.services.ratelimit import RateLimit
 from app.services.scoring import rule_error
 from app.services.state import (
@@ -26,7 +26,7 @@ from app.services.state import (
     utcnow,
     winner_of,
 )
-from app.services.writes import WriteRequest, check_writable, lock_match_as
+from app.services.writes import WriteRequest, check_writable
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,18 +84,9 @@ def create_match(uow: UnitOfWork, body: Any, *, limit: RateLimit | None = None) 
     return NewMatch(match_read(MatchState.load(row)), tokens, recovery)
 
 
-def read_match(uow: UnitOfWork, access: Access) -> MatchState:
-    """The match, for a reader whose access is checked here: the poll every phone at
-    the table makes, so the match and the token's credential are read in one
-    statement (``match_for_caller``). Its state, not yet rendered: a poll that already holds
-    the current version is answered 304 without it (``app.api.routes.matches``)."""
-    row, _ = match_for_caller(uow, access)
-    return MatchState.load(row)
-
-
 def update_match(uow: UnitOfWork, request: WriteRequest, body: MatchUpdate) -> MatchRead:
     """Change settings or names; the status is re-evaluated against the new settings."""
-    state, _ = lock_match_as(uow, request)
+    state = request.state()
     game = state.game
     values: dict[str, Any] = {}
     settings = None
@@ -170,7 +161,7 @@ def _check_settings_change(state: MatchState, new: StrictModel) -> None:
 
 def end_match(uow: UnitOfWork, request: WriteRequest) -> MatchRead:
     """End match: bank the sheet as it stands, name the winner, record who ended it."""
-    state, who = lock_match_as(uow, request)
+    state, who = request.state(), request.who
     check_writable(state, request)
     now = utcnow()
     ended = {

@@ -13,6 +13,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from sqlalchemy import RowMapping
+
 from app.db import repository
 from app.db.database import UnitOfWork
 from app.errors import (
@@ -44,7 +46,7 @@ from app.services.state import (
     utcnow,
     winner_of,
 )
-from app.services.writes import WriteRequest, check_writable, lock_match_as
+from app.services.writes import WriteRequest, check_writable
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,7 +140,7 @@ def add_round(
 ) -> RoundWritten:
     """Enter the next round: O(1) in the match's length, from the match's stored sheet."""
     match_id = request.match_id
-    state, who = lock_match_as(uow, request)
+    state, who = request.state(), request.who
     score = score_round(state.game, body, state.settings)
     check_writable(state, request)
     if state.status is MatchStatus.DECIDED:
@@ -183,11 +185,10 @@ def replace_round(
     and the match's stored sheet are written: the new sheet is one fold over the points.
     """
     connection, match_id = uow.connection, request.match_id
-    state, who = lock_match_as(uow, request)
+    state, who = request.state(), request.who
     _existing(state, number)
     score = score_round(state.game, body, state.settings)
     check_writable(state, request)
-    uow.expect_fold(state.round_count)
     points = repository.list_points(connection, match_id, through=state.round_count)
     old_points = list(points)
     points[number - 1] = list(score.points)
@@ -225,12 +226,11 @@ def delete_round(uow: UnitOfWork, request: WriteRequest, number: int) -> int:
     """Remove the last round (undo); a decided match reopens if no longer decided.
     The match version the removal made."""
     connection, match_id = uow.connection, request.match_id
-    state, who = lock_match_as(uow, request)
+    state, who = request.state(), request.who
     _existing(state, number)
     check_writable(state, request)
     if number != state.round_count:
         raise NotLastRound(f"only the last round ({state.round_count}) can be removed")
-    uow.expect_fold(number)
     points = repository.list_points(connection, match_id, through=number - 1)
     _, sheet = last_row(state.game, points)
     row = or_not_found(
@@ -243,13 +243,12 @@ def delete_round(uow: UnitOfWork, request: WriteRequest, number: int) -> int:
     return _save(uow, state, sheet, number - 1, "round_removed", rounds=rounds, number=number)
 
 
-def list_rounds(uow: UnitOfWork, match_id: str, *, after: int, limit: int) -> RoundPage:
+def list_rounds(uow: UnitOfWork, match: RowMapping, *, after: int, limit: int) -> RoundPage:
     """Up to ``limit`` rounds numbered after ``after``, in order, each with its row of
     the sheet. The sheet after round ``after`` is folded from the points before it."""
     connection = uow.connection
-    match = or_not_found(repository.get_match(connection, match_id), match_id)
+    match_id = match["id"]
     state = MatchState.load(match)
-    uow.expect_fold(min(after + limit, state.round_count))
     rows = repository.page_of_rounds(connection, match_id, after=after, limit=limit)
     start = state.game.initial_state()
     if rows and after > 0:
@@ -262,14 +261,13 @@ def list_rounds(uow: UnitOfWork, match_id: str, *, after: int, limit: int) -> Ro
     return RoundPage(items=items, version=int(match["version"]), round_count=state.round_count)
 
 
-def get_round(uow: UnitOfWork, match_id: str, number: int) -> tuple[RoundRead, int]:
+def get_round(uow: UnitOfWork, match: RowMapping, number: int) -> tuple[RoundRead, int]:
     """One round, and the match version it is as of."""
     connection = uow.connection
-    match = or_not_found(repository.get_match(connection, match_id), match_id)
+    match_id = match["id"]
     row = repository.get_round(connection, match_id, number)
     if row is None:
         raise RoundNotFound(f"the match has no round {number}")
-    uow.expect_fold(number)
     points = repository.list_points(connection, match_id, through=number)
     cells, sheet = last_row(MatchState.load(match).game, points)
     return RoundRead.model_validate(round_read(row, cells, sheet)), int(match["version"])
@@ -286,12 +284,12 @@ class HistoryPage:
 
 
 def round_history(
-    uow: UnitOfWork, match_id: str, number: int, *, after: int, limit: int
+    uow: UnitOfWork, match: RowMapping, number: int, *, after: int, limit: int
 ) -> HistoryPage:
     """Up to ``limit`` of the inputs round ``number`` has held, who entered each and
     when, oldest first, numbered after revision ``after``."""
     connection = uow.connection
-    version = or_not_found(repository.get_match(connection, match_id), match_id)["version"]
+    match_id, version = match["id"], match["version"]
     recorded = repository.count_revisions(connection, match_id, number)
     current = repository.get_round_with_last_action(connection, match_id, number)
     # The input a round holds now is recorded only once it is replaced (_keep_entered):

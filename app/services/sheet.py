@@ -6,19 +6,18 @@ import csv
 import io
 from typing import Any
 
+from sqlalchemy import RowMapping
+
 from app.db import repository
 from app.db.database import UnitOfWork
-from app.services.auth import or_not_found
 from app.services.state import MatchState, fold, settlement_of
 
 
-def get_sheet(uow: UnitOfWork, match_id: str) -> tuple[dict[str, Any], int]:
+def get_sheet(uow: UnitOfWork, match: RowMapping) -> tuple[dict[str, Any], int]:
     """Column headings, one row of cells per round, then totals (the SheetRead shape);
     and the match version. Linear in rounds: one statement, one fold."""
-    match = or_not_found(repository.get_match(uow.connection, match_id), match_id)
     state = MatchState.load(match)
-    uow.expect_fold(state.round_count)
-    rows = repository.sheet_rows(uow.connection, match_id)
+    rows = repository.sheet_rows(uow.connection, match["id"])
     sheet = state.sheet
     cells = fold(state.game, (points for _, _, points, _ in rows))
     result = {

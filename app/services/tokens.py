@@ -18,11 +18,10 @@ from app.services.auth import (
     Role,
     is_match_id,
     new_credential,
-    or_not_found,
     recovery_matches,
 )
 from app.services.state import MatchState, utcnow
-from app.services.writes import WriteRequest, lock_match, lock_match_as
+from app.services.writes import WriteRequest, lock_match
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,7 +61,7 @@ def _replace(
 
 def reissue(uow: UnitOfWork, request: WriteRequest, role: Role, seat: int | None) -> Issued:
     """Issue a new token for ``role`` (and ``seat``); the one it replaces stops working."""
-    state, who = lock_match_as(uow, request)
+    state, who = request.state(), request.who
     seats = state.game.seat_count
     if role is Role.PLAYER and (seat is None or seat >= seats):
         message = f"a player's token needs its seat, 0 to {seats - 1}"
@@ -89,7 +88,6 @@ def history(uow: UnitOfWork, match_id: str, *, after: int, limit: int) -> tuple[
     """Up to ``limit`` of the match's token changes, oldest first, numbered after
     ``after``; and how many there are."""
     connection = uow.connection
-    or_not_found(repository.get_match(connection, match_id), match_id)
     rows = repository.list_events(connection, match_id, after=after, limit=limit)
     history = MatchHistory(
         items=[

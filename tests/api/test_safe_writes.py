@@ -2,20 +2,15 @@
 
 from __future__ import annotations
 
-import asyncio
 from typing import Any
 
 import pytest
 from fastapi import Response
 from fastapi.testclient import TestClient
 
-from app.api.deps import DbDep, PlayerDep
-from app.api.writes import AccessNotChecked, WriteResult, answer_write
+from app.api.deps import PlayerDep
 from app.db import repository
-from app.db.database import Database, UnitOfWork
 from app.main import create_app
-from app.services.auth import Access, Permission
-from app.services.writes import WriteRequest, lock_match, lock_match_as
 from app.settings import Settings
 from tests.api.helpers import PLAYERS, Table, amounts, hand
 
@@ -315,59 +310,33 @@ def test_history_comes_a_page_at_a_time_and_following_next_gives_each_input_once
     assert bad.status_code == 422 and "limit" in bad.text
 
 
-def test_a_write_whose_use_case_skips_the_access_check_is_not_committed(
-    table: Table, database_url: str
-) -> None:
-    """A change runs through ``answer_write``, which commits only once the use case
-    has found the caller allowed (``lock_match_as`` or ``check_access``): one that
-    locks the match with the plain ``lock_match`` and writes is rolled back (a bug,
-    answered 500), even for a caller who would have been allowed."""
+def test_a_route_that_fails_after_writing_commits_nothing(table: Table, database_url: str) -> None:
+    """A route's unit of work (opened by its ``PlayerDep``) commits only when the route
+    returns: one that writes and then fails is rolled back, answered as a problem+json
+    500, and the match is unchanged."""
     table.round(amounts(2, -1, -1))
-    before = table.match()
-    token = table.auth(1)["Authorization"].removeprefix("Bearer ")
-    access = Access.of(token, table.id, Permission.PLAY)
-
-    def unchecked(uow: UnitOfWork) -> WriteResult:
-        state = lock_match(uow, table.id)
-        repository.update_match(uow.connection, table.id, {"version": state.row["version"] + 1})
-        return WriteResult(204)
-
-    def checked(uow: UnitOfWork) -> WriteResult:
-        state, _ = lock_match_as(uow, WriteRequest(access))
-        repository.update_match(uow.connection, table.id, {"version": state.row["version"] + 1})
-        return WriteResult(204)
-
-    db = Database(Settings(database_url=database_url))
-    try:
-        with pytest.raises(AccessNotChecked):
-            asyncio.run(answer_write(db, access, None, unchecked))
-        assert table.match() == before
-        assert asyncio.run(answer_write(db, access, None, checked)).status_code == 204
-        assert table.match()["version"] == before["version"] + 1
-    finally:
-        db.dispose()
-
-
-def test_a_write_that_skips_the_access_check_is_answered_500_as_a_problem(
-    table: Table, database_url: str
-) -> None:
-    """Through HTTP, the refusal is a problem+json 500 and the match is unchanged."""
     before = table.match()
     app = create_app(Settings(database_url=database_url, rate_limit_matches_per_minute=0))
 
-    @app.post("/test/{match_id}/unchecked")
-    async def unchecked_write(access: PlayerDep, db: DbDep, match_id: str) -> Response:
-        def work(uow: UnitOfWork) -> WriteResult:
-            state = lock_match(uow, match_id)
-            version = state.row["version"] + 1
-            repository.update_match(uow.connection, match_id, {"version": version})
-            return WriteResult(204)
+    @app.post("/test/{match_id}/fails")
+    def write_then_fail(caller: PlayerDep, match_id: str) -> Response:
+        version = caller.match["version"] + 1
+        repository.update_match(caller.uow.connection, match_id, {"version": version})
+        raise RuntimeError("a bug after the write")
 
-        return await answer_write(db, access, None, work)
+    @app.post("/test/{match_id}/writes")
+    def write(caller: PlayerDep, match_id: str) -> Response:
+        version = caller.match["version"] + 1
+        repository.update_match(caller.uow.connection, match_id, {"version": version})
+        return Response(status_code=204)
 
     with TestClient(app, raise_server_exceptions=False) as client:
-        response = client.post(f"/test/{table.id}/unchecked", headers=table.auth(1))
-    assert response.status_code == 500
-    assert response.headers["content-type"] == "application/problem+json"
-    assert response.json()["code"] == "internal_error"
-    assert table.match() == before
+        failed = client.post(f"/test/{table.id}/fails", headers=table.auth(1))
+        assert failed.status_code == 500
+        assert failed.headers["content-type"] == "application/problem+json"
+        assert failed.json()["code"] == "internal_error"
+        assert table.match() == before
+        refused = client.post(f"/test/{table.id}/writes", headers=table.auth("viewer"))
+        assert refused.status_code == 403 and table.match() == before
+        assert client.post(f"/test/{table.id}/writes", headers=table.auth(1)).status_code == 204
+    assert table.match()["version"] == before["version"] + 1

@@ -15,7 +15,6 @@ from fastapi.testclient import TestClient
 from sqlalchemy import bindparam, event, func, select
 
 from app.db import repository
-from app.db.database import SHORT_ROUNDS
 from tests.api.helpers import Table, amounts
 
 
@@ -130,64 +129,48 @@ def test_a_refused_write_says_why_and_writes_nothing(table: Table) -> None:
     assert table.snapshot() == before
 
 
-def test_a_write_with_a_key_claims_it_before_the_match_is_locked(table: Table) -> None:
+def test_a_write_with_a_key_claims_it_once_the_caller_is_checked(table: Table) -> None:
     call: Callable[[], Any] = lambda: table.post(  # noqa: E731
         "/rounds", amounts(2, -1, -1), headers={"Idempotency-Key": "k-statements"}
     )
     with statements(table.client) as seen:
         first = call()
     assert first.status_code == 201, first.text
-    # The claim, the statements of a round entered (above), the response kept.
+    # The statements of a round entered (above) with the claim after the caller's
+    # check, and the response kept.
     sqlite = table.client.app.state.db.is_sqlite  # type: ignore[attr-defined]
     assert len(seen) == (6 if sqlite else 4), _first_words(seen)
+    assert " JOIN credential " in seen[0] and "idempotency_key" in seen[1], _first_words(seen)
     with statements(table.client) as seen:
         replay = call()
     assert replay.status_code == 201 and replay.headers["Idempotent-Replayed"] == "true"
     assert replay.json() == first.json()
-    # The claim finds the key taken and reads the kept response; the caller is
-    # checked before it is replayed, and the match is not locked.
+    # The caller checked, then the claim finds the key taken and reads the kept
+    # response: nothing is written.
     assert len(seen) == 3, _first_words(seen)
-    assert seen[-1].startswith("SELECT credential.")
+    assert " JOIN credential " in seen[0] and "idempotency_key" in seen[-1], _first_words(seen)
 
 
-def _lanes(table: Table, call: Callable[[], Any]) -> tuple[Any, int, list[str]]:
-    """A request's response, how many times its unit of work ran (its first statement
-    repeats when the unit is run again in the long lane), and the threads of its
-    statements, in order."""
-    with recorded(table.client) as seen:
-        response = call()
-    first = seen[0][1]
-    return response, sum(statement == first for _, statement in seen), [t for t, _ in seen]
+LONG = 303  # rounds: longer than an evening
 
 
-def test_a_long_match_is_folded_in_the_long_lane_and_reads_the_same(table: Table) -> None:
-    """Past SHORT_ROUNDS rounds, a sheet, a page, a round and a correction start in the
-    short lane and are run again in the long one (on SQLite: a worker thread, not the
-    event loop), and answer as the short lane does."""
-    for k in range(SHORT_ROUNDS + 3):
+def test_a_long_match_reads_the_same_whole_and_by_pages(table: Table) -> None:
+    """A sheet, a page, a round and a correction of a long match agree with each other."""
+    for k in range(LONG):
         table.round(amounts(2, -1, -1) if k % 2 else amounts(-2, 4, -2))
-    sqlite = table.client.app.state.db.is_sqlite  # type: ignore[attr-defined]
-
-    first_page, runs, (loop, *_) = _lanes(table, lambda: table.get("/rounds?limit=3"))
-    assert runs == 1  # a short unit
-    long_ones = {
-        "sheet": lambda: table.get("/sheet"),
-        "page": lambda: table.get(f"/rounds?after={SHORT_ROUNDS}&limit=3"),
-        "round": lambda: table.get(f"/rounds/{SHORT_ROUNDS + 3}"),
-        "correction": lambda: table.put("/rounds/1", amounts(-1, -1, 2)),
+    first_page = table.get("/rounds?limit=3")
+    answers = {
+        "sheet": table.get("/sheet"),
+        "page": table.get(f"/rounds?after={LONG - 3}&limit=3"),
+        "round": table.get(f"/rounds/{LONG}"),
+        "correction": table.put("/rounds/1", amounts(-1, -1, 2)),
     }
-    answers = {}
-    for name, call in long_ones.items():
-        answers[name], runs, threads = _lanes(table, call)
-        assert answers[name].status_code == 200, (name, answers[name].text)
-        assert runs == 2, name  # the short lane, then the long one
-        if sqlite:
-            assert threads[0] == loop and threads[-1] != loop, (name, threads)
-
+    for name, answer in answers.items():
+        assert answer.status_code == 200, (name, answer.text)
     rows = answers["sheet"].json()["rows"]
     page = answers["page"].json()["items"]
-    assert len(rows) == SHORT_ROUNDS + 3
-    assert [item["number"] for item in page] == [SHORT_ROUNDS + n for n in (1, 2, 3)]
+    assert len(rows) == LONG
+    assert [item["number"] for item in page] == [LONG - 2, LONG - 1, LONG]
     assert answers["round"].json() == page[-1]
     assert [row["cells"] for row in rows[:3]] == [
         item["result"]["cells"] for item in first_page.json()["items"]

@@ -6,17 +6,18 @@ import asyncio
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
+from typing import Any
 
 from sqlalchemy import text
 
 from app.db import repository
-from app.db.database import Database
+from app.db.database import Database, UnitOfWork
 from app.errors import ServiceError, Unauthenticated
 from app.games.asszorti import AsszortiAmounts
 from app.schemas import MATCH_CREATE_MODELS
 from app.services import matches, rounds
-from app.services.auth import Access, Permission
-from app.services.writes import WriteRequest, lock_match_as
+from app.services.auth import Access, Permission, match_for_caller
+from app.services.writes import WriteRequest
 from app.settings import Settings
 
 WRITERS = 6
@@ -25,16 +26,23 @@ BODY = {"game": "asszorti", "players": ["Anna", "Berta", "Csaba"]}
 HAND = AsszortiAmounts(type="asszorti_amounts", amounts=[2, -1, -1])
 
 
-def _new_match(db: Database) -> tuple[str, WriteRequest]:
+def _new_match(db: Database) -> tuple[str, Access]:
     body = MATCH_CREATE_MODELS["asszorti"].model_validate(BODY)
     created = db.run_now(lambda uow: matches.create_match(uow, body), write=True)
     host = Access.of(created.tokens["host"], created.match.id, Permission.PLAY)
-    return created.match.id, WriteRequest(host)
+    return created.match.id, host
+
+
+def _add_round(uow: UnitOfWork, access: Access) -> Any:
+    """A round entered as the API enters it: the caller checked as the match is locked."""
+    match, who = match_for_caller(uow, access, for_update=True)
+    return rounds.add_round(uow, WriteRequest(who, match), HAND, max_rounds=5000)
 
 
 def test_concurrent_writers_number_rounds_without_gaps(database_url: str) -> None:
     """Each writer has its own engine (as separate workers do) and its own event loop;
-    on SQLite they meet the write lock and retry, awaiting, until it is free."""
+    on SQLite they meet the write lock and wait, in their worker threads, until it is
+    free."""
     settings = Settings(database_url=database_url, sqlite_busy_timeout_ms=10_000)
     setup = Database(settings)
     match_id, host = _new_match(setup)
@@ -42,10 +50,7 @@ def test_concurrent_writers_number_rounds_without_gaps(database_url: str) -> Non
     async def enter_rounds(db: Database) -> list[int]:
         numbers = []
         for _ in range(ROUNDS_EACH):
-            written = await db.run(
-                lambda uow: rounds.add_round(uow, host, HAND, max_rounds=5000),
-                write=True,
-            )
+            written = await db.run(lambda uow: _add_round(uow, host), write=True)
             numbers.append(written.round.number)
         return numbers
 
@@ -78,7 +83,7 @@ def test_a_read_unit_of_work_sees_one_state(database_url: str) -> None:
     with db.unit_of_work(snapshot=True) as uow:
         match = repository.get_match(uow.connection, match_id)
         asyncio.run(  # another connection commits a round meanwhile
-            writer.run(lambda w: rounds.add_round(w, host, HAND, max_rounds=5000), write=True)
+            writer.run(lambda w: _add_round(w, host), write=True)
         )
         seen = repository.page_of_rounds(uow.connection, match_id, after=0, limit=100)
     assert match is not None
@@ -99,12 +104,16 @@ def test_a_write_waiting_for_the_match_sees_its_token_revoked_meanwhile(
     body = MATCH_CREATE_MODELS["asszorti"].model_validate(BODY)
     created = db.run_now(lambda uow: matches.create_match(uow, body), write=True)
     match_id, seat_1 = created.match.id, created.tokens["players"][1]
-    player = WriteRequest(Access.of(seat_1, match_id, Permission.PLAY))
+    player = Access.of(seat_1, match_id, Permission.PLAY)
     outcome: list[object] = []
 
     def write() -> None:
         try:
-            outcome.append(db.run_now(lambda uow: lock_match_as(uow, player)[1], write=True))
+            outcome.append(
+                db.run_now(
+                    lambda uow: match_for_caller(uow, player, for_update=True)[1], write=True
+                )
+            )
         except ServiceError as error:
             outcome.append(error)
 

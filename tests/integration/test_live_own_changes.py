@@ -12,7 +12,7 @@ import pytest
 from app.db import repository
 from app.db.database import Database
 from app.services import matches
-from app.services.auth import Access, Permission
+from app.services.auth import Access, Permission, match_for_caller
 from app.services.writes import WriteRequest
 from app.settings import Settings
 from tests.integration.hub import app_with_hub
@@ -72,7 +72,8 @@ def test_own_changes_are_offered_without_reading_the_log_back(
                 # Another process's change is read from the log, and offered in order.
                 def end(uow: Any) -> None:
                     access = Access.of(created["tokens"]["host"], match_id, Permission.PLAY)
-                    matches.end_match(uow, WriteRequest(access))
+                    match, who = match_for_caller(uow, access, for_update=True)
+                    matches.end_match(uow, WriteRequest(who, match))
 
                 await asyncio.to_thread(other_process.run_now, end, write=True)
                 version, kind, _ = await asyncio.wait_for(subscription.queue.get(), 5)

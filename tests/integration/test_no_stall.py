@@ -1,7 +1,7 @@
 """A request waiting on the database never holds up another: the event loop keeps serving.
 
-SQLite: another connection holds the write lock; a write retries, awaiting, and every
-other request is answered meanwhile; past the busy timeout the write is 503.
+SQLite: another connection holds the write lock; a write waits in its worker thread,
+and every other request is answered meanwhile; past the busy timeout the write is 503.
 PostgreSQL: another transaction holds the match's row lock; the write waits in a
 worker thread, and every other request is answered meanwhile.
 """
@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
-import threading
-import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from typing import Any
@@ -19,15 +17,13 @@ from typing import Any
 import httpx
 import pytest
 from fastapi.testclient import TestClient
-from sqlalchemy import create_engine, text
+from sqlalchemy import create_engine, event, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import OperationalError
 
-from app.db import database, repository
-from app.db.database import SHORT_ROUNDS, Database, UnitOfWork
+from app.db import repository
+from app.db.database import Database, UnitOfWork
 from app.main import create_app
-from app.schemas import MATCH_CREATE_MODELS
-from app.services import matches
 from app.settings import Settings
 
 BODY = {"game": "asszorti", "players": ["Anna", "Berta", "Csaba"]}
@@ -147,112 +143,66 @@ def test_postgresql_a_write_waiting_on_a_row_lock_does_not_hold_up_other_request
         engine.dispose()
 
 
-def _folding(rounds: int) -> Any:
-    """A unit of work that will fold ``rounds`` rounds; the thread it ran in."""
+def test_no_request_touches_the_database_on_the_event_loop(database_url: str) -> None:
+    """Every statement a request sends runs in a worker thread (its route and the unit
+    of work its dependency opens), never on the event loop, which is left to serve the
+    other requests while one waits on the database."""
+    settings = Settings(database_url=database_url, rate_limit_matches_per_minute=0)
+    on_the_loop: list[str] = []
 
-    def work(uow: UnitOfWork) -> str:
-        uow.expect_fold(rounds)
-        return threading.current_thread().name
+    def record(conn: Any, cursor: Any, statement: str, *args: Any) -> None:
+        try:
+            asyncio.get_running_loop()
+        except RuntimeError:
+            return
+        on_the_loop.append(statement)
 
-    return work
-
-
-def test_sqlite_units_run_on_the_loop_unless_they_fold_a_long_match(sqlite_url: str) -> None:
-    """A unit runs inline on SQLite; one that will fold more than SHORT_ROUNDS rounds (a
-    long match's sheet, page or refold) runs again in a worker thread, so it never
-    holds up the loop."""
-    db = Database(Settings(database_url=sqlite_url))
-
-    async def threads() -> tuple[str, str]:
-        return await db.run(_folding(SHORT_ROUNDS)), await db.run(_folding(SHORT_ROUNDS + 1))
-
-    try:
-        short, long = asyncio.run(threads())
-    finally:
-        db.dispose()
-    assert short == threading.main_thread().name
-    assert long != short
-
-
-def test_a_long_unit_is_rolled_back_and_run_again_once(database_url: str) -> None:
-    """What a unit wrote before it found itself long is rolled back: it runs again in
-    the long lane, and its writes land once."""
-    db = Database(Settings(database_url=database_url))
-    runs: list[bool] = []
-    body = MATCH_CREATE_MODELS["asszorti"].model_validate(BODY)
-
-    def count(uow: UnitOfWork) -> Any:
-        return uow.connection.execute(text('SELECT count(*) FROM "match"')).scalar()
-
-    def create(uow: UnitOfWork) -> str:
-        runs.append(uow.short)
-        created = matches.create_match(uow, body)
-        uow.expect_fold(SHORT_ROUNDS + 1)
-        return created.match.id
-
-    try:
-        before = db.run_now(count)
-        match_id = asyncio.run(db.run(create, write=True))
-        after = db.run_now(count)
-        found = db.run_now(lambda uow: repository.get_match(uow.connection, match_id))
-    finally:
-        db.dispose()
-    assert runs == [True, False]  # the short lane, then the long one
-    assert after == before + 1
-    assert found is not None
+    with TestClient(create_app(settings)) as client:
+        db: Database = client.app.state.db  # type: ignore[attr-defined]
+        event.listen(db.engine, "before_cursor_execute", record)
+        created = client.post("/v1/matches", json=BODY).json()
+        url, tokens = f"/v1/matches/{created['id']}", created["tokens"]
+        host = {"Authorization": f"Bearer {tokens['host']}"}
+        calls = [
+            ("POST", "/rounds", AMOUNTS),
+            ("GET", "", None),
+            ("GET", "/sheet", None),
+            ("GET", "/rounds", None),
+            ("GET", "/rounds/1", None),
+            ("GET", "/rounds/1/history", None),
+            ("PUT", "/rounds/1", AMOUNTS),
+            ("PATCH", "", {"players": ["Anna", "Berta", "Dóra"]}),
+            ("POST", "/tokens", {"role": "viewer"}),
+            ("GET", "/history", None),
+            ("GET", "/me", None),
+            ("POST", "/events/tickets", None),
+            ("DELETE", "/rounds/1", None),
+            ("POST", "/end", None),
+        ]
+        for method, path, body in calls:
+            response = client.request(method, url + path, json=body, headers=host)
+            assert response.status_code < 300, (method, path, response.text)
+        event.remove(db.engine, "before_cursor_execute", record)
+    assert on_the_loop == []
 
 
-def test_sqlite_writes_of_one_process_take_turns_and_are_503_past_the_busy_timeout(
-    sqlite_url: str,
-) -> None:
-    """A write behind this process's own long unit (a correction of a long match runs
-    in a worker thread) awaits its turn while other requests are served, goes in as
-    soon as that unit commits, and is 503 if the turn does not come within the busy
-    timeout."""
-    settings = Settings(
-        database_url=sqlite_url, rate_limit_matches_per_minute=0, sqlite_busy_timeout_ms=1000
-    )
+def test_more_writers_than_worker_threads_all_go_in(database_url: str) -> None:
+    """More writes to one match at once than FastAPI has worker threads (40): each waits
+    its turn (``Database.turn``) on the event loop, not in a thread, so the one that
+    holds the match's lock always finds a thread to finish in, and all go in."""
+    settings = Settings(database_url=database_url, rate_limit_matches_per_minute=0)
+    writers = 60
 
     async def scenario() -> None:
-        app = create_app(settings)
-        db = app.state.db = Database(settings)
-        transport = httpx.ASGITransport(app=app)
-        async with httpx.AsyncClient(transport=transport, base_url="http://test") as client:
+        async with serving(settings) as client:
             match_id, auth = await _match(client)
             url = f"/v1/matches/{match_id}/rounds"
-            release = threading.Event()
-
-            def long_write(uow: Any) -> None:  # holds SQLite's write lock in its thread
-                uow.expect_fold(SHORT_ROUNDS + 1)
-                uow.connection.execute(text("SELECT 1"))
-                release.wait(5)
-
-            holder = asyncio.create_task(db.run(long_write, write=True))
-            await asyncio.sleep(0.05)
-            write = asyncio.create_task(client.post(url, json=AMOUNTS, headers=auth))
-            await asyncio.sleep(0.2)
-            assert not write.done()  # it waits its turn, on the writers' lock...
-            assert db.writers.statistics().tasks_waiting == 1
-            assert (await client.get("/healthz")).status_code == 200  # ...others go on
-            release.set()
-            await holder
-            response = await asyncio.wait_for(write, 1)
-            assert response.status_code == 201, response.text
-
-            release.clear()
-            holder = asyncio.create_task(db.run(long_write, write=True))
-            await asyncio.sleep(0.05)
-            try:
-                late = await client.post(url, json=AMOUNTS, headers=auth)
-            finally:
-                release.set()
-                await holder
-            assert late.status_code == 503, late.text
-            assert late.json()["code"] == "database_unavailable"
-            assert late.headers["retry-after"]
-            match = await client.get(f"/v1/matches/{match_id}", headers=auth)
-            assert match.json()["round_count"] == 1
-        db.dispose()
+            responses = await asyncio.gather(
+                *(client.post(url, json=AMOUNTS, headers=auth) for _ in range(writers))
+            )
+            assert [r.status_code for r in responses] == [201] * writers, responses[0].text
+            numbers = sorted(r.json()["number"] for r in responses)
+            assert numbers == list(range(1, writers + 1))
 
     asyncio.run(scenario())
 
@@ -273,44 +223,6 @@ def test_sqlite_with_no_busy_timeout_a_write_is_tried_once_and_goes_in(sqlite_ur
             assert response.status_code == 201, response.text
 
     asyncio.run(scenario())
-
-
-def test_sqlite_checkpoints_run_in_a_worker_thread_not_in_a_commit(
-    sqlite_url: str, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """SQLite's automatic checkpoint would run in the commit that fills the log: a
-    request on the event loop. It is off, and the app's lifespan checkpoints in a
-    worker thread instead."""
-    monkeypatch.setattr(database, "CHECKPOINT_EVERY_S", 0.01)
-    settings = Settings(database_url=sqlite_url, rate_limit_matches_per_minute=0)
-    on_a_loop: list[bool] = []  # for each checkpoint, whether it ran on an event loop
-    checkpoint = Database.checkpoint
-
-    def counted(db: Database) -> tuple[int, int, int]:
-        try:
-            asyncio.get_running_loop()
-            on_a_loop.append(True)
-        except RuntimeError:
-            on_a_loop.append(False)
-        return checkpoint(db)
-
-    monkeypatch.setattr(Database, "checkpoint", counted)
-    with TestClient(create_app(settings)) as client:
-        assert client.post("/v1/matches", json=BODY).status_code == 201
-        db: Database = client.app.state.db  # type: ignore[attr-defined]
-        autocheckpoint = db.run_now(
-            lambda uow: uow.connection.exec_driver_sql("PRAGMA wal_autocheckpoint").scalar()
-        )
-        deadline = time.monotonic() + 5
-        while len(on_a_loop) < 2 and time.monotonic() < deadline:
-            time.sleep(0.01)
-        for _ in range(100):  # (busy: it met the lifespan's own checkpoint)
-            busy, frames, copied = checkpoint(db)
-            if not busy:
-                break
-    assert autocheckpoint == 0
-    assert len(on_a_loop) >= 2 and not any(on_a_loop)
-    assert busy == 0 and copied == frames  # the log is copied back: nothing left over
 
 
 def _other_writer_is_locked_out(path: str) -> bool:
@@ -349,7 +261,7 @@ def test_sqlite_a_write_unit_holds_the_write_lock_from_its_start(sqlite_url: str
     committed when the unit ends, rolled back when it fails. A snapshot read begins a
     transaction that leaves writers free; a one-statement read begins none. A BEGIN
     IMMEDIATE refused because another connection holds the lock leaves nothing behind."""
-    db = Database(Settings(database_url=sqlite_url))
+    db = Database(Settings(database_url=sqlite_url, sqlite_busy_timeout_ms=100))
     path = make_url(sqlite_url).database
     assert path is not None
     try:

@@ -12,7 +12,6 @@ match's ``ended`` event, when the token it was opened with is replaced
 
 import asyncio
 from collections.abc import AsyncIterable
-from datetime import datetime
 from functools import partial
 from typing import Annotated, Any
 
@@ -20,14 +19,14 @@ import orjson
 from fastapi import APIRouter, Depends, Header, Query, Request
 from fastapi.sse import EventSourceResponse, ServerSentEvent
 
-from app.api.deps import BearerDep, DbDep, ReaderDep, principal_of
+from app.api.deps import BearerDep, DbDep, ReaderWriteDep, access_of, check_caller
 from app.api.problems import responses
 from app.api.strict_json import StrictJSONRoute
-from app.db.database import Database, UnitOfWork
+from app.db.database import Database
 from app.live import ChangeHub
 from app.schemas import MatchEvent, StreamTicket
 from app.services import streams
-from app.services.auth import Access, Permission, Principal, check_access, credential_exists
+from app.services.auth import Permission, Principal, credential_exists
 
 router = APIRouter(prefix="/v1/matches/{match_id}", tags=["live"], route_class=StrictJSONRoute)
 
@@ -50,8 +49,8 @@ async def stream_reader(
         return await db.run(
             partial(streams.ticket_reader, match_id=match_id, ticket=ticket), snapshot=True
         )
-    token = credentials.credentials if credentials is not None else None
-    return await principal_of(request.app.state.db, Access.of(token, match_id, Permission.READ))
+    access = access_of(credentials, match_id, Permission.READ)
+    return await check_caller(request.app.state.db, access)
 
 
 StreamReaderDep = Annotated[Principal, Depends(stream_reader)]
@@ -180,17 +179,11 @@ async def _still_valid(db: Database, who: Principal) -> bool:
     summary="A short-lived ticket to follow the match from a browser",
     responses=responses(401, 403, 404),
 )
-async def create_stream_ticket(
-    access: ReaderDep, db: DbDep, request: Request, match_id: str
-) -> StreamTicket:
+def create_stream_ticket(caller: ReaderWriteDep, request: Request, match_id: str) -> StreamTicket:
     """For `new EventSource(url)`, which cannot send an Authorization header: the
     ticket opens this match's stream for 60 s, with the rights of the token that asked
     for it, and nothing else. The long-lived token never goes into a URL."""
-
-    def work(uow: UnitOfWork) -> tuple[str, datetime]:
-        return streams.issue_ticket(uow, check_access(uow, access))
-
-    ticket, expires_at = await db.run(work, write=True)
+    ticket, expires_at = streams.issue_ticket(caller.uow, caller.who)
     return StreamTicket(
         ticket=ticket,
         expires_at=expires_at,

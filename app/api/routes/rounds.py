@@ -5,7 +5,7 @@ from typing import Annotated
 from fastapi import APIRouter, Body, Path, Request, Response
 from pydantic import BeforeValidator
 
-from app.api.deps import DbDep, PlayerDep, ReaderDep, SettingsDep
+from app.api.deps import PlayerDep, SettingsDep, SnapshotReaderDep
 from app.api.etag import (
     ETAG_HEADER,
     NOT_MODIFIED,
@@ -23,10 +23,9 @@ from app.api.headers import (
 )
 from app.api.pages import LINK_HEADER, MAX_PAGE, After, Limit, digits, next_page, page_response
 from app.api.problems import responses
-from app.api.reads import read
 from app.api.strict_json import StrictJSONRoute
-from app.api.writes import WriteResult, answer_write
-from app.db.database import UnitOfWork
+from app.api.writes import WriteResult, conflict_kept, kept, replayed
+from app.errors import ServiceError
 from app.schemas import RoundBody, RoundHistory, RoundList, RoundRead
 from app.services import rounds
 from app.services.writes import WriteRequest
@@ -52,9 +51,8 @@ RoundNumber = Annotated[
     summary="Enter the next round",
     responses={201: {"headers": CREATED}, **responses(401, 403, 404, 409, 412, 413, 422)},
 )
-async def create_round(
-    access: PlayerDep,
-    db: DbDep,
+def create_round(
+    caller: PlayerDep,
     settings: SettingsDep,
     match_id: str,
     body: Annotated[RoundBody, Body()],
@@ -66,17 +64,19 @@ async def create_round(
     A match holds at most 5,000 rounds (the service's setting): past it, 409 `match_full`.
     """
     expected = if_match(versions)
-
-    def work(uow: UnitOfWork) -> WriteResult:
-        request = WriteRequest(access, expected)
-        written = rounds.add_round(uow, request, body, max_rounds=settings.max_rounds_per_match)
-        location = f"/v1/matches/{match_id}/rounds/{written.round.number}"
-        return WriteResult(
-            201, written.round, {"Location": location, **etag_header(written.version)}
+    claim = idempotency_claim(key, scope=match_id, request="POST rounds", body=body)
+    if (replay := replayed(caller.uow, claim)) is not None:
+        return replay
+    request = WriteRequest(caller.who, caller.match, expected)
+    try:
+        written = rounds.add_round(
+            caller.uow, request, body, max_rounds=settings.max_rounds_per_match
         )
-
-    key_of = idempotency_claim(key, scope=match_id, request="POST rounds", body=body)
-    return await answer_write(db, access, key_of, work)
+    except ServiceError as error:
+        return conflict_kept(caller.uow, claim, error)
+    location = f"/v1/matches/{match_id}/rounds/{written.round.number}"
+    headers = {"Location": location, **etag_header(written.version)}
+    return kept(caller.uow, claim, WriteResult(201, written.round, headers))
 
 
 @router.get(
@@ -90,9 +90,8 @@ async def create_round(
         **responses(401, 403, 404, 422),
     },
 )
-async def list_rounds(
-    access: ReaderDep,
-    db: DbDep,
+def list_rounds(
+    caller: SnapshotReaderDep,
     match_id: str,
     request: Request,
     after: After = 0,
@@ -101,12 +100,7 @@ async def list_rounds(
 ) -> Response:
     """The rounds of the match with their input and result, in order, numbered after
     round `after`; follow `next` (or the `Link` header) for the following page."""
-    page = await read(
-        db,
-        access,
-        lambda uow: rounds.list_rounds(uow, match_id, after=after, limit=limit),
-        snapshot=True,
-    )
+    page = rounds.list_rounds(caller.uow, caller.match, after=after, limit=limit)
     if (not_modified := unchanged(if_none_match, page.version)) is not None:
         return not_modified
     last = page.items[-1].number if page.items else None
@@ -121,17 +115,14 @@ async def list_rounds(
     summary="Read one round",
     responses={200: {"headers": ETAG_HEADER}, **NOT_MODIFIED, **responses(401, 403, 404, 422)},
 )
-async def get_round(
-    access: ReaderDep,
-    db: DbDep,
+def get_round(
+    caller: SnapshotReaderDep,
     match_id: str,
     number: RoundNumber,
     if_none_match: IfNoneMatchHeader = None,
 ) -> Response:
     """One round with its input and result."""
-    found, version = await read(
-        db, access, lambda uow: rounds.get_round(uow, match_id, number), snapshot=True
-    )
+    found, version = rounds.get_round(caller.uow, caller.match, number)
     return unchanged(if_none_match, version) or model_response(found, version)
 
 
@@ -146,9 +137,8 @@ async def get_round(
         **responses(401, 403, 404, 422),
     },
 )
-async def get_round_history(
-    access: ReaderDep,
-    db: DbDep,
+def get_round_history(
+    caller: SnapshotReaderDep,
     match_id: str,
     number: RoundNumber,
     request: Request,
@@ -159,12 +149,7 @@ async def get_round_history(
     """Each entry, correction and removal of this round number, who made it and when,
     oldest first, numbered after revision `after`; follow `next` (or the `Link`
     header) for the following page."""
-    page = await read(
-        db,
-        access,
-        lambda uow: rounds.round_history(uow, match_id, number, after=after, limit=limit),
-        snapshot=True,
-    )
+    page = rounds.round_history(caller.uow, caller.match, number, after=after, limit=limit)
     if (not_modified := unchanged(if_none_match, page.version)) is not None:
         return not_modified
     items = page.history.items
@@ -180,22 +165,17 @@ async def get_round_history(
     summary="Correct a round",
     responses={200: {"headers": ETAG_HEADER}, **responses(401, 403, 404, 409, 412, 413, 422)},
 )
-async def replace_round(
-    access: PlayerDep,
-    db: DbDep,
+def replace_round(
+    caller: PlayerDep,
     match_id: str,
     number: RoundNumber,
     body: Annotated[RoundBody, Body()],
     versions: IfMatchHeader = None,
 ) -> Response:
     """Replace a round's input; every later row of the sheet is recomputed."""
-    expected = if_match(versions)
-
-    def work(uow: UnitOfWork) -> WriteResult:
-        written = rounds.replace_round(uow, WriteRequest(access, expected), number, body)
-        return WriteResult(200, written.round, etag_header(written.version))
-
-    return await answer_write(db, access, None, work)
+    request = WriteRequest(caller.who, caller.match, if_match(versions))
+    written = rounds.replace_round(caller.uow, request, number, body)
+    return model_response(written.round, written.version)
 
 
 @router.delete(
@@ -205,18 +185,13 @@ async def replace_round(
     summary="Remove the last round (undo)",
     responses={204: {"headers": ETAG_HEADER}, **responses(401, 403, 404, 409, 412, 422)},
 )
-async def delete_round(
-    access: PlayerDep,
-    db: DbDep,
+def delete_round(
+    caller: PlayerDep,
     match_id: str,
     number: RoundNumber,
     versions: IfMatchHeader = None,
 ) -> Response:
     """Remove the last round; only the last round can be removed. Its history is kept."""
-    expected = if_match(versions)
-
-    def work(uow: UnitOfWork) -> WriteResult:
-        version = rounds.delete_round(uow, WriteRequest(access, expected), number)
-        return WriteResult(204, None, etag_header(version))
-
-    return await answer_write(db, access, None, work)
+    request = WriteRequest(caller.who, caller.match, if_match(versions))
+    version = rounds.delete_round(caller.uow, request, number)
+    return Response(status_code=204, headers=etag_header(version))

@@ -4,7 +4,7 @@ from typing import Any
 
 from fastapi import APIRouter, Request, Response
 
-from app.api.deps import DbDep, ReaderDep
+from app.api.deps import SnapshotReaderDep
 from app.api.etag import (
     ETAG_HEADER,
     NOT_MODIFIED,
@@ -14,7 +14,6 @@ from app.api.etag import (
     unchanged,
 )
 from app.api.problems import responses
-from app.api.reads import read
 from app.api.strict_json import StrictJSONRoute
 from app.schemas import SheetRead
 from app.services import sheet
@@ -36,17 +35,14 @@ CSV = {"content": {"text/csv": {"schema": {"type": "string"}}}}
         **responses(401, 403, 404),
     },
 )
-async def get_sheet(
-    access: ReaderDep,
-    db: DbDep,
+def get_sheet(
+    caller: SnapshotReaderDep,
     match_id: str,
     request: Request,
     if_none_match: IfNoneMatchHeader = None,
 ) -> Response:
     """Headings, a row of cells per round, totals and owed amounts."""
-    result, version = await read(
-        db, access, lambda uow: sheet.get_sheet(uow, match_id), snapshot=True
-    )
+    result, version = sheet.get_sheet(caller.uow, caller.match)
     wants_csv = _wants_csv(request.headers.get("accept", ""))
     variant = CSV_VARIANT if wants_csv else ""
     if (not_modified := unchanged(if_none_match, version, variant)) is not None:
@@ -72,13 +68,11 @@ async def get_sheet(
         **responses(401, 403, 404),
     },
 )
-async def get_sheet_csv(
-    access: ReaderDep, db: DbDep, match_id: str, if_none_match: IfNoneMatchHeader = None
+def get_sheet_csv(
+    caller: SnapshotReaderDep, match_id: str, if_none_match: IfNoneMatchHeader = None
 ) -> Response:
     """A heading row, a row per round, then totals (and owed amounts, in Asszorti)."""
-    result, version = await read(
-        db, access, lambda uow: sheet.get_sheet(uow, match_id), snapshot=True
-    )
+    result, version = sheet.get_sheet(caller.uow, caller.match)
     if (not_modified := unchanged(if_none_match, version, CSV_VARIANT)) is not None:
         return not_modified
     return _csv(result, version)

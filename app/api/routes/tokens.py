@@ -4,14 +4,11 @@ from typing import Annotated
 
 from fastapi import APIRouter, Body, Request, Response
 
-from app.api.deps import DbDep, HostDep, ReaderDep, SettingsDep, principal_of
+from app.api.deps import HostDep, ReaderDep, SettingsDep, SnapshotReaderDep, WriteUnitDep
 from app.api.links import base_url, join_link
 from app.api.pages import LINK_HEADER, MAX_PAGE, After, Limit, next_page, page_response
 from app.api.problems import responses
-from app.api.reads import read
 from app.api.strict_json import StrictJSONRoute
-from app.api.writes import WriteResult, answer_open_write, answer_write
-from app.db.database import UnitOfWork
 from app.schemas import (
     HostRecovery,
     IssuedToken,
@@ -44,23 +41,18 @@ def _issued(issued: Issued, base: str, match_id: str) -> IssuedToken:
     summary="Re-issue a token (host only); the one it replaces stops working",
     responses=responses(401, 403, 404, 413, 422),
 )
-async def reissue_token(
-    access: HostDep,
-    db: DbDep,
+def reissue_token(
+    caller: HostDep,
     settings: SettingsDep,
     request: Request,
     match_id: str,
     body: Annotated[TokenReissue, Body()],
-) -> Response:
+) -> IssuedToken:
     """A new token for a seat, the viewers or the host; the old one is refused at once,
     by every worker. The change is in the match's history."""
-    base = base_url(request, settings)
-
-    def work(uow: UnitOfWork) -> WriteResult:
-        issued = tokens.reissue(uow, WriteRequest(access), Role(body.role.value), body.seat)
-        return WriteResult(200, _issued(issued, base, match_id))
-
-    return await answer_write(db, access, None, work)
+    request_of = WriteRequest(caller.who, caller.match)
+    issued = tokens.reissue(caller.uow, request_of, Role(body.role.value), body.seat)
+    return _issued(issued, base_url(request, settings), match_id)
 
 
 @router.post(
@@ -70,23 +62,18 @@ async def reissue_token(
     summary="A new host token, with the recovery code shown at creation",
     responses=responses(401, 404, 413, 422),
 )
-async def recover_host_token(
-    db: DbDep,
+def recover_host_token(
+    uow: WriteUnitDep,
     settings: SettingsDep,
     request: Request,
     match_id: str,
     body: Annotated[HostRecovery, Body()],
-) -> Response:
+) -> IssuedToken:
     """For a host who lost the host token: send the recovery code (no bearer token).
     The answer is a new host token; the old one stops working. The code stays valid:
     a retry after a lost answer just issues another host token."""
-    base = base_url(request, settings)
-
-    def work(uow: UnitOfWork) -> WriteResult:
-        issued = tokens.recover_host(uow, match_id, body.recovery_code)
-        return WriteResult(200, _issued(issued, base, match_id))
-
-    return await answer_open_write(db, None, work)
+    issued = tokens.recover_host(uow, match_id, body.recovery_code)
+    return _issued(issued, base_url(request, settings), match_id)
 
 
 @router.get(
@@ -96,10 +83,10 @@ async def recover_host_token(
     summary="Whom the token stands for: its role and seat",
     responses=responses(401, 403, 404),
 )
-async def get_token_owner(access: ReaderDep, db: DbDep, match_id: str) -> TokenOwner:
+def get_token_owner(caller: ReaderDep, match_id: str) -> TokenOwner:
     """The role (host, player, viewer) and, for a player, the seat of the token sent:
     what a client opened from a join link needs to show the right controls."""
-    who = await principal_of(db, access)
+    who = caller.who
     return TokenOwner(role=TokenRole(who.role.value), seat=who.seat)
 
 
@@ -110,9 +97,8 @@ async def get_token_owner(access: ReaderDep, db: DbDep, match_id: str) -> TokenO
     summary="The match's token changes, oldest first, a page at a time",
     responses={200: {"headers": LINK_HEADER}, **responses(401, 403, 404, 422)},
 )
-async def get_match_history(
-    access: ReaderDep,
-    db: DbDep,
+def get_match_history(
+    caller: SnapshotReaderDep,
     match_id: str,
     request: Request,
     after: After = 0,
@@ -121,11 +107,6 @@ async def get_match_history(
     """Each token re-issued, and each host token recovered: which, by whom, when;
     numbered after event `after`; follow `next` (or the `Link` header) for the
     following page."""
-    history, count = await read(
-        db,
-        access,
-        lambda uow: tokens.history(uow, match_id, after=after, limit=limit),
-        snapshot=True,
-    )
+    history, count = tokens.history(caller.uow, match_id, after=after, limit=limit)
     last = history.items[-1].event if history.items else None
     return page_response(history, next_page(request, last, count, limit))
