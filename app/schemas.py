@@ -16,7 +16,7 @@ from typing_extensions import TypeAliasType
 
 from app.games import GAMES
 from app.games.asszorti import HAND_EXAMPLE
-from app.games.base import RoundInput, StrictModel
+from app.games.base import MatchStatus, RoundInput, StrictModel
 
 
 def clean_name(name: str) -> str:
@@ -44,9 +44,6 @@ TeamName = PlayerName
 
 ROUND_TYPES: dict[str, type[RoundInput]] = {
     model.round_type: model for game in GAMES.values() for model in game.round_types
-}
-ROUND_GAME: dict[str, str] = {
-    model.round_type: game.name for game in GAMES.values() for model in game.round_types
 }
 
 
@@ -169,14 +166,6 @@ class MatchUpdate(StrictModel):
     settings: SettingsUpdate | None = None  # type: ignore[valid-type]  # built from the registry
     players: Annotated[list[PlayerName], Field(min_length=1, max_length=16)] | None = None
     team_names: Annotated[list[TeamName], Field(min_length=1, max_length=16)] | None = None
-
-
-class MatchStatus(StrEnum):
-    """Where a match stands."""
-
-    IN_PROGRESS = "in_progress"
-    DECIDED = "decided"
-    ENDED = "ended"
 
 
 class Read(BaseModel):

@@ -9,11 +9,20 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any, ClassVar, NamedTuple, Protocol
 
 from pydantic import BaseModel, ConfigDict
 
 Loc = tuple[str | int, ...]
+
+
+class MatchStatus(StrEnum):
+    """Where a match stands."""
+
+    IN_PROGRESS = "in_progress"
+    DECIDED = "decided"
+    ENDED = "ended"
 
 
 class GameRuleError(Exception):

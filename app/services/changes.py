@@ -15,8 +15,7 @@ from typing import Any
 from app.db import repository
 from app.db.database import LoggedChange, UnitOfWork
 from app.games.base import SheetState
-from app.schemas import MatchRead
-from app.services.state import MatchState, match_read, utcnow
+from app.services.state import MatchState, match_json, utcnow
 
 CHANNEL = "squarescores_changes"  # PostgreSQL's NOTIFY channel
 KEEP = 256  # changes kept per match: a stream further behind gets a snapshot
@@ -32,10 +31,10 @@ def save(
     sheet: SheetState | None = None,
     rounds: repository.RoundWrite | None = None,
     **extra: Any,
-) -> MatchRead:
+) -> MatchState:
     """Make a change of the match ``state`` shows: write ``changed`` to its row and
-    log the change under the version it makes; the match as clients now read it,
-    which the change's event carries.
+    log the change under the version it makes; the match as it now is, which the
+    change's event carries as clients read it (``match_json``).
 
     ``changed`` raises the match's version by one (it is the ETag clients hold);
     ``sheet`` is the new sheet when ``changed`` holds one (saves decoding it again);
@@ -44,12 +43,13 @@ def save(
     in one statement, one round trip.
     """
     assert changed["version"] == state.version + 1
-    match = match_read(state.changed(changed, sheet=sheet))
-    version = match.version
-    payload = {"kind": kind, "version": version, "match": match.model_dump(mode="json"), **extra}
+    new = state.changed(changed, sheet=sheet)
+    match_id, version = new.row["id"], new.version
+    match = match_json(new)
+    payload = {"kind": kind, "version": version, "match": match, **extra}
     connection = uow.connection
     change = {
-        "match_id": match.id,
+        "match_id": match_id,
         "version": version,
         "kind": kind,
         "payload": payload,
@@ -63,10 +63,10 @@ def save(
     else:
         # This process's hub is told after the commit; other processes poll (app.live).
         if rounds is not None:
-            repository.write_round(connection, match.id, rounds)
-        repository.update_match(connection, match.id, changed)
+            repository.write_round(connection, match_id, rounds)
+        repository.update_match(connection, match_id, changed)
         repository.insert_change(connection, change)
     if version % PRUNE_EVERY == 0:
-        repository.prune_changes(connection, match.id, before=version - KEEP)
-    uow.changed.append(LoggedChange(match.id, version, payload))
-    return match
+        repository.prune_changes(connection, match_id, before=version - KEEP)
+    uow.changed.append(LoggedChange(match_id, version, payload))
+    return new

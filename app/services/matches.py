@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import uuid
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from pydantic import ValidationError
 
@@ -12,15 +13,19 @@ from app.db import repository
 from app.db.database import UnitOfWork
 from app.errors import FieldError, InvalidInput, SettingLocked
 from app.games import GAMES, Game
-from app.games.base import GameRuleError, SettingConflict, StrictModel, check_unique_names
-from app.schemas import MatchRead, MatchStatus, MatchUpdate
+from app.games.base import (
+    GameRuleError,
+    MatchStatus,
+    SettingConflict,
+    StrictModel,
+    check_unique_names,
+)
 from app.services import changes, ratelimit
 from app.services.auth import new_credentials, new_recovery_code
 from app.services.ratelimit import RateLimit
 from app.services.scoring import rule_error
 from app.services.state import (
     MatchState,
-    match_read,
     state_to_json,
     status_of,
     utcnow,
@@ -34,7 +39,7 @@ class NewMatch:
     """A match just created, its tokens (host, players, viewer) and the host's
     recovery code: shown once, only their hashes are stored."""
 
-    match: MatchRead
+    match: MatchState
     tokens: dict[str, Any]
     recovery: str
 
@@ -81,10 +86,21 @@ def create_match(uow: UnitOfWork, body: Any, *, limit: RateLimit | None = None) 
     repository.insert_match(uow.connection, row)
     tokens, credential_rows = new_credentials(match_id, game.seat_count)
     repository.insert_credentials(uow.connection, credential_rows)
-    return NewMatch(match_read(MatchState.load(row)), tokens, recovery)
+    return NewMatch(MatchState.load(row), tokens, recovery)
 
 
-def update_match(uow: UnitOfWork, request: WriteRequest, body: MatchUpdate) -> MatchRead:
+class MatchChanges(Protocol):
+    """What a change of settings or names sends (each None when not sent)."""
+
+    @property
+    def settings(self) -> StrictModel | None: ...
+    @property
+    def players(self) -> Sequence[str] | None: ...
+    @property
+    def team_names(self) -> Sequence[str] | None: ...
+
+
+def update_match(uow: UnitOfWork, request: WriteRequest, body: MatchChanges) -> MatchState:
     """Change settings or names; the status is re-evaluated against the new settings."""
     state = request.state()
     game = state.game
@@ -110,12 +126,12 @@ def update_match(uow: UnitOfWork, request: WriteRequest, body: MatchUpdate) -> M
         values["winner"] = winner_of(game, settings, state.sheet, status)
     changed = {k: v for k, v in values.items() if v != state.row[k]}
     if not changed:  # a PATCH that changes nothing leaves the version (and ETag) alone
-        return match_read(state)
+        return state
     changed.update(version=state.version + 1, updated_at=utcnow())
     return changes.save(uow, state, changed, "match_updated")
 
 
-def _check_team_names(game: Game, names: list[str]) -> None:
+def _check_team_names(game: Game, names: Sequence[str]) -> None:
     """One name per team of the table (a table of its own may have no teams), each
     unique by the players' rule."""
     if len(names) != game.team_count:
@@ -159,7 +175,7 @@ def _check_settings_change(state: MatchState, new: StrictModel) -> None:
         raise rule_error(error) from None
 
 
-def end_match(uow: UnitOfWork, request: WriteRequest) -> MatchRead:
+def end_match(uow: UnitOfWork, request: WriteRequest) -> MatchState:
     """End match: bank the sheet as it stands, name the winner, record who ended it."""
     state, who = request.state(), request.who
     check_writable(state, request)

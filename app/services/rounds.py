@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from pydantic_core import to_jsonable_python
 from sqlalchemy import RowMapping
 
 from app.db import repository
@@ -24,14 +25,8 @@ from app.errors import (
     NotLastRound,
     RoundNotFound,
 )
-from app.games.base import RoundInput, SheetState
+from app.games.base import MatchStatus, RoundInput, SheetState
 from app.games.decided import CorrectionRefused, check_correction
-from app.schemas import (
-    MatchStatus,
-    RoundHistory,
-    RoundRead,
-    RoundRevisionRead,
-)
 from app.services import changes
 from app.services.auth import or_not_found
 from app.services.scoring import score_round
@@ -51,9 +46,9 @@ from app.services.writes import WriteRequest, check_writable
 
 @dataclass(frozen=True, slots=True)
 class RoundWritten:
-    """A round as it now reads, and the match version the change made."""
+    """A round as it now reads (``round_read``), and the match version the change made."""
 
-    round: RoundRead
+    round: dict[str, Any]
     version: int
 
 
@@ -62,7 +57,7 @@ class RoundPage:
     """Rounds in order, the match version they are as of, and the last number of the
     match (a page ends the list when its last round is that one)."""
 
-    items: list[RoundRead]
+    items: list[dict[str, Any]]
     version: int
     round_count: int
 
@@ -162,8 +157,8 @@ def add_round(
         "created_at": now,
         "updated_at": now,
     }
-    written = RoundRead.model_validate(round_read(values, cells, sheet))
-    entered = written.model_dump(mode="json")
+    written = round_read(values, cells, sheet)
+    entered = to_jsonable_python(written)
     rounds = repository.RoundWrite(entered=values)
     version = _save(
         uow, state, sheet, number, "round_entered", now=now, rounds=rounds, round=entered
@@ -214,8 +209,8 @@ def replace_round(
         revision=_revision(who.label, match_id, number, "corrected", body),
     )
     cells, sheet_after = new.row
-    written = RoundRead.model_validate(round_read({**row, **updates}, cells, sheet_after))
-    corrected = written.model_dump(mode="json")
+    written = round_read({**row, **updates}, cells, sheet_after)
+    corrected = to_jsonable_python(written)
     version = _save(
         uow, state, new.last, state.round_count, "round_corrected", rounds=rounds, round=corrected
     )
@@ -255,13 +250,12 @@ def list_rounds(uow: UnitOfWork, match: RowMapping, *, after: int, limit: int) -
         _, start = last_row(state.game, repository.list_points(connection, match_id, through=after))
     sheets = fold(state.game, (row["points"] for row in rows), start)
     items = [
-        RoundRead.model_validate(round_read(row, cells, sheet))
-        for row, (cells, sheet) in zip(rows, sheets, strict=True)
+        round_read(row, cells, sheet) for row, (cells, sheet) in zip(rows, sheets, strict=True)
     ]
     return RoundPage(items=items, version=int(match["version"]), round_count=state.round_count)
 
 
-def get_round(uow: UnitOfWork, match: RowMapping, number: int) -> tuple[RoundRead, int]:
+def get_round(uow: UnitOfWork, match: RowMapping, number: int) -> tuple[dict[str, Any], int]:
     """One round, and the match version it is as of."""
     connection = uow.connection
     match_id = match["id"]
@@ -270,15 +264,16 @@ def get_round(uow: UnitOfWork, match: RowMapping, number: int) -> tuple[RoundRea
         raise RoundNotFound(f"the match has no round {number}")
     points = repository.list_points(connection, match_id, through=number)
     cells, sheet = last_row(MatchState.load(match).game, points)
-    return RoundRead.model_validate(round_read(row, cells, sheet)), int(match["version"])
+    return round_read(row, cells, sheet), int(match["version"])
 
 
 @dataclass(frozen=True, slots=True)
 class HistoryPage:
-    """Inputs of a round in order, the match version they are as of, and how many the
-    round has held (a page ends the history when its last revision is that one)."""
+    """Inputs of a round in order (the RoundRevisionRead shape), the match version they
+    are as of, and how many the round has held (a page ends the history when its last
+    revision is that one)."""
 
-    history: RoundHistory
+    items: list[dict[str, Any]]
     version: int
     revision_count: int
 
@@ -305,18 +300,15 @@ def round_history(
         )
     if unrecorded is not None and after + len(rows) == recorded and len(rows) < limit:
         rows.append(_entered(unrecorded))
-    history = RoundHistory(
-        number=number,
-        items=[
-            RoundRevisionRead(
-                revision=index,
-                action=row["action"],
-                type=row["type"],
-                input=row["input"],
-                by=row["by"],
-                recorded_at=row["recorded_at"],
-            )
-            for index, row in enumerate(rows, start=after + 1)
-        ],
-    )
-    return HistoryPage(history=history, version=version, revision_count=count)
+    items = [
+        {
+            "revision": index,
+            "action": row["action"],
+            "type": row["type"],
+            "input": row["input"],
+            "by": row["by"],
+            "recorded_at": row["recorded_at"],
+        }
+        for index, row in enumerate(rows, start=after + 1)
+    ]
+    return HistoryPage(items=items, version=version, revision_count=count)

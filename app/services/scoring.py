@@ -7,7 +7,6 @@ from typing import Any
 from app.errors import FieldError, InvalidInput
 from app.games import Game
 from app.games.base import GameRuleError, RoundInput, Score
-from app.schemas import ROUND_GAME
 
 
 def rule_error(error: GameRuleError, *prefix: str | int) -> InvalidInput:
@@ -20,7 +19,7 @@ def rule_error(error: GameRuleError, *prefix: str | int) -> InvalidInput:
 def score_round(game: Game, body: RoundInput, settings: Any) -> Score:
     """Score ``body`` by ``game``'s rules: a round of another game, or one the rules
     forbid, is a 422 naming the field."""
-    if ROUND_GAME[body.type] != game.name:
+    if not isinstance(body, tuple(game.round_types)):
         message = f"{body.type} is not a round type of {game.title}"
         raise InvalidInput(message, errors=[FieldError(("body", "type"), message)])
     try:

@@ -8,13 +8,11 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
+from pydantic_core import to_jsonable_python
+
 from app.games import GAMES, Game
-from app.games.base import Score, SheetState, StrictModel, dealer
+from app.games.base import MatchStatus, Score, SheetState, StrictModel, dealer
 from app.games.settlement import settle
-from app.schemas import (
-    MatchRead,
-    MatchStatus,
-)
 
 
 def utcnow() -> datetime:
@@ -170,16 +168,17 @@ def match_data(state: MatchState) -> dict[str, Any]:
     }
 
 
+def match_json(state: MatchState) -> dict[str, Any]:
+    """``match_data`` as JSON data: what a live event carries, as GET answers it."""
+    data: dict[str, Any] = to_jsonable_python(match_data(state))
+    return data
+
+
 def settlement_of(sheet: SheetState) -> list[dict[str, int]] | None:
     """Who pays whom to settle the sheet, for a game with money (one with nets)."""
     if sheet.net is None:
         return None
     return [{"payer": p.payer, "payee": p.payee, "amount": p.amount} for p in settle(sheet.net)]
-
-
-def match_read(state: MatchState) -> MatchRead:
-    """What GET /v1/matches/{id} answers, as its model."""
-    return MatchRead.model_validate(match_data(state))
 
 
 def last_row(game: Game, points: Iterable[Sequence[int]]) -> tuple[tuple[int, ...], SheetState]:

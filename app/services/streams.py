@@ -11,8 +11,9 @@ from typing import Any
 from app.db import repository
 from app.db.database import UnitOfWork
 from app.errors import Forbidden, MatchNotFound, Unauthenticated
+from app.games.base import MatchStatus
 from app.services.auth import Principal, Role, hash_secret, is_match_id, or_not_found
-from app.services.state import MatchState, match_read, utcnow
+from app.services.state import MatchState, match_json, utcnow
 
 TICKET_TTL = timedelta(seconds=60)
 REPLAY_LIMIT = 256  # at most this many missed changes are replayed; further behind: a snapshot
@@ -31,20 +32,18 @@ def opening(uow: UnitOfWork, match_id: str, after: int | None) -> Opening:
     """A snapshot of the match; or, for a client that has seen version ``after``, the
     changes since, once each and in order, when the log still holds them all."""
     connection = uow.connection
-    match = match_read(
-        MatchState.load(or_not_found(repository.get_match(connection, match_id), match_id))
-    )
-    if after is not None and after <= match.version:
+    state = MatchState.load(or_not_found(repository.get_match(connection, match_id), match_id))
+    version, ended = state.version, state.status is MatchStatus.ENDED
+    if after is not None and after <= version:
         rows = repository.changes_after(connection, match_id, after, limit=REPLAY_LIMIT)
-        complete = (not rows and after == match.version) or (
-            bool(rows) and rows[0][0] == after + 1 and rows[-1][0] == match.version
+        complete = (not rows and after == version) or (
+            bool(rows) and rows[0][0] == after + 1 and rows[-1][0] == version
         )
         if complete:
-            events = [(str(payload["kind"]), int(version), payload) for version, payload in rows]
-            ended = (bool(events) and events[-1][0] == "ended") or match.status == "ended"
-            return Opening(events, match.version, ended)
-    data = {"kind": "snapshot", "version": match.version, "match": match.model_dump(mode="json")}
-    return Opening([("snapshot", match.version, data)], match.version, match.status == "ended")
+            events = [(str(payload["kind"]), int(number), payload) for number, payload in rows]
+            return Opening(events, version, ended or (bool(events) and events[-1][0] == "ended"))
+    data = {"kind": "snapshot", "version": version, "match": match_json(state)}
+    return Opening([("snapshot", version, data)], version, ended)
 
 
 def changes_after(uow: UnitOfWork, match_id: str, after: int) -> Any:

@@ -8,11 +8,11 @@ deleted, and every request reads its credential afresh, on every worker.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from app.db import repository
 from app.db.database import UnitOfWork
 from app.errors import FieldError, InvalidInput, MatchNotFound, Unauthenticated
-from app.schemas import MatchEventRead, MatchHistory
 from app.services import changes
 from app.services.auth import (
     Role,
@@ -84,22 +84,22 @@ def recover_host(uow: UnitOfWork, match_id: str, recovery_code: str) -> Issued:
     return _replace(uow, state, Role.HOST, None, "recovery", "host_token_recovered")
 
 
-def history(uow: UnitOfWork, match_id: str, *, after: int, limit: int) -> tuple[MatchHistory, int]:
+def history(
+    uow: UnitOfWork, match_id: str, *, after: int, limit: int
+) -> tuple[list[dict[str, Any]], int]:
     """Up to ``limit`` of the match's token changes, oldest first, numbered after
-    ``after``; and how many there are."""
+    ``after`` (the MatchEventRead shape); and how many there are."""
     connection = uow.connection
     rows = repository.list_events(connection, match_id, after=after, limit=limit)
-    history = MatchHistory(
-        items=[
-            MatchEventRead(
-                event=event,
-                action=row["action"],
-                role=(row["detail"] or {}).get("role"),
-                seat=(row["detail"] or {}).get("seat"),
-                by=row["by"],
-                recorded_at=row["recorded_at"],
-            )
-            for event, row in enumerate(rows, start=after + 1)
-        ]
-    )
+    history = [
+        {
+            "event": event,
+            "action": row["action"],
+            "role": (row["detail"] or {}).get("role"),
+            "seat": (row["detail"] or {}).get("seat"),
+            "by": row["by"],
+            "recorded_at": row["recorded_at"],
+        }
+        for event, row in enumerate(rows, start=after + 1)
+    ]
     return history, repository.count_events(connection, match_id)

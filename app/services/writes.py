@@ -11,7 +11,7 @@ from sqlalchemy import RowMapping
 from app.db import repository
 from app.db.database import UnitOfWork
 from app.errors import MatchEnded, PreconditionFailed
-from app.schemas import MatchStatus
+from app.games.base import MatchStatus
 from app.services.auth import Principal, or_not_found
 from app.services.state import MatchState
 

@@ -126,3 +126,17 @@ def test_purity_check_catches_a_forbidden_import(source: str, package: str, caug
 def test_purity_check_allows_harmless_imports(source: str) -> None:
     modules = imported_modules(source, "app.games")
     assert not any(is_forbidden(m) for m in modules)
+
+
+SERVICES_DIR = GAMES_DIR.parent / "services"
+HTTP_LAYER = ("app.api", "app.schemas", "fastapi", "starlette")
+
+
+@pytest.mark.parametrize(
+    "path", sorted(SERVICES_DIR.rglob("*.py")), ids=lambda p: str(p.relative_to(GAMES_DIR.parent))
+)
+def test_service_module_imports_no_http_layer(path: Path) -> None:
+    """The use cases return domain results; the API models are built in ``app/api``."""
+    modules = imported_modules(path.read_text(encoding="utf-8"), "app.services")
+    http = [m for m in modules if any(m == n or m.startswith(n + ".") for n in HTTP_LAYER)]
+    assert sorted(http) == []

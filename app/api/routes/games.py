@@ -6,8 +6,9 @@ from fastapi import APIRouter, Body
 
 from app.api.problems import responses
 from app.api.strict_json import StrictJSONRoute
-from app.schemas import GameList, GameName, RoundBody, ScoreRead
-from app.services import games
+from app.games import GAMES
+from app.schemas import GameList, GameName, GameRead, RoundBody, ScoreRead
+from app.services.scoring import score_round as score
 
 router = APIRouter(prefix="/v1/games", tags=["games"], route_class=StrictJSONRoute)
 
@@ -15,7 +16,21 @@ router = APIRouter(prefix="/v1/games", tags=["games"], route_class=StrictJSONRou
 @router.get("", response_model=GameList, name="listGames", summary="The supported games")
 async def list_games() -> GameList:
     """Each game with its player count, round types and settings schema."""
-    return games.list_games()
+    return GameList(
+        items=[
+            GameRead(
+                name=game.name,
+                title=game.title,
+                players=game.max_players,
+                min_players=game.min_players,
+                teams=game.team_count,
+                max_teams=game.max_teams,
+                round_types=[model.round_type for model in game.round_types],
+                settings=game.settings_model.model_json_schema(),
+            )
+            for game in GAMES.values()
+        ]
+    )
 
 
 @router.post(
@@ -27,4 +42,11 @@ async def list_games() -> GameList:
 )
 async def score_round(game: GameName, body: Annotated[RoundBody, Body()]) -> ScoreRead:
     """Score one round on its own, for previews and calculators."""
-    return games.score_one(game.value, body)
+    # With the game's default settings.
+    played = GAMES[game.value]
+    scored = score(played, body, played.settings_model())
+    return ScoreRead(
+        net=list(scored.net) if scored.net is not None else None,
+        cells=None if scored.net is not None else list(scored.points),
+        breakdown=dict(scored.breakdown),
+    )

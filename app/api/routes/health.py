@@ -25,4 +25,4 @@ async def healthz() -> HealthRead:
 )
 def readyz(db: DbDep) -> HealthRead:
     """503 `not_ready` while the database is unreachable or not migrated to head."""
-    return readiness(db)
+    return HealthRead(status="ok", detail=f"schema at {readiness(db)}")

@@ -35,7 +35,7 @@ from app.api.writes import WriteResult, conflict_kept, kept, replayed
 from app.errors import ServiceError
 from app.schemas import MatchCreate, MatchCreated, MatchRead, MatchUpdate, Tokens
 from app.services import matches
-from app.services.state import MatchState, match_read
+from app.services.state import MatchState, match_data
 from app.services.writes import WriteRequest
 
 router = APIRouter(prefix="/v1/matches", tags=["matches"], route_class=StrictJSONRoute)
@@ -66,9 +66,9 @@ def create_match(
         new = matches.create_match(uow, body, limit=limit)
     except ServiceError as error:
         return conflict_kept(uow, claim, error)
-    match_id = new.match.id
+    match_id = new.match.row["id"]
     created = MatchCreated(
-        **dict(new.match),
+        **match_data(new.match),
         tokens=Tokens(
             **new.tokens,
             recovery=new.recovery,
@@ -93,7 +93,7 @@ def get_match(
     state = MatchState.load(caller.match)
     # Most polls hold the current version already: their 304 renders nothing.
     return unchanged(if_none_match, state.version) or model_response(
-        match_read(state), state.version
+        MatchRead.model_validate(match_data(state)), state.version
     )
 
 
@@ -110,7 +110,7 @@ def update_match(
     """Change the target, planned deals, kontra, first dealer, or player and team names."""
     request = WriteRequest(caller.who, caller.match, if_match(versions))
     match = matches.update_match(caller.uow, request, body)
-    return model_response(match, match.version)
+    return model_response(MatchRead.model_validate(match_data(match)), match.version)
 
 
 @router.post(
@@ -135,4 +135,5 @@ def end_match(
         match = matches.end_match(caller.uow, WriteRequest(caller.who, caller.match, expected))
     except ServiceError as error:
         return conflict_kept(caller.uow, claim, error)
-    return kept(caller.uow, claim, WriteResult(200, match, etag_header(match.version)))
+    ended = MatchRead.model_validate(match_data(match))
+    return kept(caller.uow, claim, WriteResult(200, ended, etag_header(match.version)))

@@ -74,9 +74,10 @@ def create_round(
         )
     except ServiceError as error:
         return conflict_kept(caller.uow, claim, error)
-    location = f"/v1/matches/{match_id}/rounds/{written.round.number}"
+    entered = RoundRead.model_validate(written.round)
+    location = f"/v1/matches/{match_id}/rounds/{entered.number}"
     headers = {"Location": location, **etag_header(written.version)}
-    return kept(caller.uow, claim, WriteResult(201, written.round, headers))
+    return kept(caller.uow, claim, WriteResult(201, entered, headers))
 
 
 @router.get(
@@ -103,9 +104,9 @@ def list_rounds(
     page = rounds.list_rounds(caller.uow, caller.match, after=after, limit=limit)
     if (not_modified := unchanged(if_none_match, page.version)) is not None:
         return not_modified
-    last = page.items[-1].number if page.items else None
+    last = page.items[-1]["number"] if page.items else None
     next_url = next_page(request, last, page.round_count, limit)
-    return page_response(RoundList(items=page.items), next_url, page.version)
+    return page_response(RoundList.model_validate({"items": page.items}), next_url, page.version)
 
 
 @router.get(
@@ -123,7 +124,9 @@ def get_round(
 ) -> Response:
     """One round with its input and result."""
     found, version = rounds.get_round(caller.uow, caller.match, number)
-    return unchanged(if_none_match, version) or model_response(found, version)
+    return unchanged(if_none_match, version) or model_response(
+        RoundRead.model_validate(found), version
+    )
 
 
 @router.get(
@@ -152,10 +155,10 @@ def get_round_history(
     page = rounds.round_history(caller.uow, caller.match, number, after=after, limit=limit)
     if (not_modified := unchanged(if_none_match, page.version)) is not None:
         return not_modified
-    items = page.history.items
-    last = items[-1].revision if items else None
+    history = RoundHistory.model_validate({"number": number, "items": page.items})
+    last = page.items[-1]["revision"] if page.items else None
     next_url = next_page(request, last, page.revision_count, limit)
-    return page_response(page.history, next_url, page.version)
+    return page_response(history, next_url, page.version)
 
 
 @router.put(
@@ -175,7 +178,7 @@ def replace_round(
     """Replace a round's input; every later row of the sheet is recomputed."""
     request = WriteRequest(caller.who, caller.match, if_match(versions))
     written = rounds.replace_round(caller.uow, request, number, body)
-    return model_response(written.round, written.version)
+    return model_response(RoundRead.model_validate(written.round), written.version)
 
 
 @router.delete(

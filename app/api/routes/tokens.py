@@ -107,6 +107,7 @@ def get_match_history(
     """Each token re-issued, and each host token recovered: which, by whom, when;
     numbered after event `after`; follow `next` (or the `Link` header) for the
     following page."""
-    history, count = tokens.history(caller.uow, match_id, after=after, limit=limit)
-    last = history.items[-1].event if history.items else None
+    items, count = tokens.history(caller.uow, match_id, after=after, limit=limit)
+    history = MatchHistory.model_validate({"items": items})
+    last = items[-1]["event"] if items else None
     return page_response(history, next_page(request, last, count, limit))
