@@ -18,15 +18,17 @@ class Settings(BaseSettings):
     database_pool_size: int = Field(
         10,
         ge=1,
-        le=100,
-        description="PostgreSQL: pooled connections, and units of work run in worker "
-        "threads at once per process (SQLite runs its long units one at a time)",
+        # Fewer than FastAPI's 40 worker threads: a unit that holds a row lock must
+        # always find a thread to finish in while the others wait on it.
+        le=32,
+        description="PostgreSQL: pooled connections, and units of work at the database "
+        "at once per process",
     )
     sqlite_busy_timeout_ms: int = Field(
         5000,
         ge=0,
-        description="SQLite: how long a request keeps retrying (awaiting, never blocking) "
-        "while another connection holds the write lock, before it is answered 503",
+        description="SQLite: how long a write waits for its turn in this process, and "
+        "then for another process's write lock, before it is answered 503",
     )
     max_rounds_per_match: int = Field(5000, ge=1, description="past it, 409 match_full")
     max_body_bytes: int = Field(64 * 1024, ge=1024)

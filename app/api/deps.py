@@ -20,7 +20,7 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from sqlalchemy import RowMapping
 
 from app.db.database import Database, UnitOfWork
-from app.services.auth import Access, Permission, Principal, match_for_caller
+from app.services.auth import Access, Permission, Principal, match_for_caller, parse_token
 from app.services.ratelimit import RateLimit
 from app.settings import Settings
 
@@ -47,6 +47,18 @@ BEARER_SCHEME = "HTTPBearer"
 BEARER_DESCRIPTION = "A host, player or viewer token of the match"
 bearer = HTTPBearer(auto_error=False, scheme_name=BEARER_SCHEME, description=BEARER_DESCRIPTION)
 BearerDep = Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]
+
+
+async def bearer_token(credentials: BearerDep) -> str:
+    """The bearer token sent, its shape checked (401 without asking the database)."""
+    token = credentials.credentials if credentials is not None else None
+    parse_token(token)
+    assert token is not None
+    return token
+
+
+# Before the database turn: a request without a token of the right shape is 401 at once.
+BearerTokenDep = Annotated[str, Depends(bearer_token)]
 
 
 def access_of(
@@ -88,11 +100,13 @@ class CallerUnit:
         self.snapshot = snapshot
 
     def __call__(
-        self, request: Request, match_id: str, credentials: BearerDep, turn: TurnDep
+        self, request: Request, match_id: str, token: BearerTokenDep, turn: TurnDep
     ) -> Iterator[Caller]:
-        access = access_of(credentials, match_id, self.need)
+        access = Access.of(token, match_id, self.need)
+        # A change locks the match; a reader's write (a stream ticket) need not.
+        lock = self.write and self.need is not Permission.READ
         with database_of(request).unit_of_work(write=self.write, snapshot=self.snapshot) as uow:
-            match, who = match_for_caller(uow, access, for_update=self.write)
+            match, who = match_for_caller(uow, access, for_update=lock)
             yield Caller(uow, who, match)
 
 

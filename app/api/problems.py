@@ -116,7 +116,7 @@ async def _refused_access(request: Request) -> JSONResponse | None:
         await check_caller(request.app.state.db, access)
     except ServiceError as error:
         return _problem_of(error)
-    except (OperationalError, ProgrammingError) as error:
+    except (OperationalError, ProgrammingError, PoolTimeout) as error:
         return await _database_unavailable(request, error)
     return None
 

@@ -14,6 +14,7 @@ from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from typing import Any
 
+import anyio
 import httpx
 import pytest
 from fastapi.testclient import TestClient
@@ -203,6 +204,47 @@ def test_more_writers_than_worker_threads_all_go_in(database_url: str) -> None:
             assert [r.status_code for r in responses] == [201] * writers, responses[0].text
             numbers = sorted(r.json()["number"] for r in responses)
             assert numbers == list(range(1, writers + 1))
+
+    asyncio.run(scenario())
+
+
+def test_a_request_without_a_token_is_401_without_waiting_for_a_turn(
+    database_url: str,
+) -> None:
+    """A token's shape is checked before the request waits for its turn at the
+    database: while every turn is taken, a write without a token is 401, and one with
+    a token waits (here: until the turn's timeout, then 503)."""
+    settings = Settings(
+        database_url=database_url, rate_limit_matches_per_minute=0, sqlite_busy_timeout_ms=300
+    )
+
+    async def scenario() -> None:
+        app = create_app(settings)
+        db = app.state.db = Database(settings)
+        db.turn_timeout_s = 0.3
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://test") as client:
+            match_id, auth = await _match(client)
+            taken = 0
+            while True:  # take every turn
+                try:
+                    db.turns.acquire_nowait()
+                except anyio.WouldBlock:
+                    break
+                taken += 1
+            try:
+                url = f"/v1/matches/{match_id}/rounds"
+                # (Had it waited for a turn, it would be 503, as the next one is.)
+                anonymous = await client.post(url, json=AMOUNTS)
+                assert anonymous.status_code == 401, anonymous.text
+                waited = await client.post(url, json=AMOUNTS, headers=auth)
+                assert waited.status_code == 503, waited.text
+                assert waited.json()["code"] == "database_unavailable"
+            finally:
+                for _ in range(taken):
+                    db.turns.release()
+            assert (await client.post(url, json=AMOUNTS, headers=auth)).status_code == 201
+        db.dispose()
 
     asyncio.run(scenario())
 
