@@ -45,17 +45,19 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import asynccontextmanager, contextmanager, suppress
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from types import TracebackType
-from typing import Any, TypedDict
+from typing import Any, TypedDict, TypeVar
 
 import httpx
 from sqlalchemy import create_engine, text
 from sqlalchemy.engine import make_url
+
+P = TypeVar("P")  # a bench's plan
 
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:  # `python scripts/bench.py` puts scripts/ first, not the root
@@ -2187,16 +2189,21 @@ def run_database(kind: str, plan: Plan, workdir: Path) -> Section:
     return section
 
 
-def main(argv: list[str] | None = None) -> int:
-    plan = parse_args(argv)
+def run_bench(name: str, run: Callable[[P], int], plan: P) -> int:
+    """A bench's exit status: what ``run(plan)`` returns; 2 when it could not measure,
+    130 when interrupted (``make bench`` and ``make bench-live`` share it)."""
     try:
         return run(plan)
     except BenchError as error:
-        progress(f"bench failed: {error}")
+        progress(f"{name} failed: {error}")
         return 2
     except KeyboardInterrupt:
         progress("interrupted")
         return 130
+
+
+def main(argv: list[str] | None = None) -> int:
+    return run_bench("bench", run, parse_args(argv))
 
 
 if __name__ == "__main__":

@@ -92,6 +92,7 @@ from scripts.bench import (  # noqa: E402
     postgres_pids,
     progress,
     rss_kib,
+    run_bench,
     run_wrk,
     server_env,
     sqlite_database,
@@ -1113,15 +1114,7 @@ def run(plan: Plan) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    plan = parse_args(argv)
-    try:
-        return run(plan)
-    except BenchError as error:
-        progress(f"bench-live failed: {error}")
-        return 2
-    except KeyboardInterrupt:
-        progress("interrupted")
-        return 130
+    return run_bench("bench-live", run, parse_args(argv))
 
 
 if __name__ == "__main__":
