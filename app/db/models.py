@@ -79,6 +79,9 @@ class Round(SQLModel, table=True):
 
     ``points`` is what the game's fold adds to the sheet (nets in Asszorti, the
     deal's points per team in Alkort); a correction refolds later rounds from it.
+    ``sheet`` is the fold's state after this round, kept every so many rounds (and
+    NULL otherwise), so a page of a long match folds from the nearest one before it
+    instead of from round 1 (``app.services.rounds.CHECKPOINT_EVERY``).
     """
 
     __tablename__ = "round"
@@ -94,6 +97,10 @@ class Round(SQLModel, table=True):
     dealer: int
     points: list[int] = _json()
     result: dict[str, Any] = _json()
+    # None is SQL NULL (not JSON null): a round without a kept state.
+    sheet: dict[str, Any] | None = Field(
+        default=None, sa_column=Column(JSON(none_as_null=True), nullable=True)
+    )
     entered_by: str = Field(max_length=16)
     created_at: datetime = _utc()
     updated_at: datetime = _utc()

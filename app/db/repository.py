@@ -107,6 +107,27 @@ _POINTS_THROUGH = (
     .where(_ROUNDS_OF, ROUND.c.number <= bindparam("through"))
     .order_by(ROUND.c.number)
 )
+_POINTS_BETWEEN = (
+    select(ROUND.c.points)
+    .where(_ROUNDS_OF, ROUND.c.number > bindparam("after"), ROUND.c.number <= bindparam("through"))
+    .order_by(ROUND.c.number)
+)
+_LAST_KEPT_SHEET = (
+    select(ROUND.c.number, ROUND.c.sheet)
+    .where(_ROUNDS_OF, ROUND.c.number <= bindparam("through"), ROUND.c.sheet.is_not(None))
+    .order_by(ROUND.c.number.desc())
+    .limit(1)
+)
+_FORGET_SHEETS_FROM = (
+    update(ROUND)
+    .where(
+        # (An UPDATE's parameters may not share a column's name.)
+        ROUND.c.match_id == bindparam("of_match"),
+        ROUND.c.number >= bindparam("first"),
+        ROUND.c.sheet.is_not(None),
+    )
+    .values(sheet=None)
+)
 _SHEET_ROWS = (
     select(ROUND.c.number, ROUND.c.dealer, ROUND.c.points, ROUND.c.result)
     .where(_ROUNDS_OF)
@@ -262,6 +283,26 @@ def list_points(connection: Connection, match_id: str, *, through: int) -> list[
     """The points of rounds 1..``through`` in order: all the sheet's fold needs."""
     params = {"match_id": match_id, "through": through}
     return list(connection.execute(_POINTS_THROUGH, params).scalars())
+
+
+def points_between(
+    connection: Connection, match_id: str, *, after: int, through: int
+) -> list[list[int]]:
+    """The points of rounds ``after`` + 1 .. ``through`` in order."""
+    params = {"match_id": match_id, "after": after, "through": through}
+    return list(connection.execute(_POINTS_BETWEEN, params).scalars())
+
+
+def last_kept_sheet(connection: Connection, match_id: str, *, through: int) -> Any:
+    """(number, sheet) of the latest round at or before ``through`` that keeps the
+    fold's state; None when none does."""
+    params = {"match_id": match_id, "through": through}
+    return connection.execute(_LAST_KEPT_SHEET, params).first()
+
+
+def forget_sheets_from(connection: Connection, match_id: str, first: int) -> None:
+    """Drop the fold's states kept by round ``first`` and every later one."""
+    connection.execute(_FORGET_SHEETS_FROM, {"of_match": match_id, "first": first})
 
 
 def sheet_rows(connection: Connection, match_id: str) -> Sequence[Any]:

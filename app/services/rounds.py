@@ -8,6 +8,7 @@ kept: the current one in ``round``, the ones it replaced in ``round_revision``.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
@@ -25,6 +26,7 @@ from app.errors import (
     NotLastRound,
     RoundNotFound,
 )
+from app.games import Game
 from app.games.base import MatchStatus, RoundInput, SheetState
 from app.games.decided import CorrectionRefused, check_correction
 from app.services import changes
@@ -33,8 +35,8 @@ from app.services.scoring import score_round
 from app.services.state import (
     MatchState,
     fold,
-    last_row,
     round_read,
+    state_from_json,
     state_to_json,
     status_of,
     stored_result,
@@ -42,6 +44,10 @@ from app.services.state import (
     winner_of,
 )
 from app.services.writes import WriteRequest, check_writable
+
+# Every this many rounds, a round keeps the fold's state after it (``round.sheet``):
+# a page, a round or an undo folds at most this many rounds' points to start from.
+CHECKPOINT_EVERY = 100
 
 
 @dataclass(frozen=True, slots=True)
@@ -156,6 +162,7 @@ def add_round(
         "entered_by": who.label,
         "created_at": now,
         "updated_at": now,
+        "sheet": state_to_json(sheet) if number % CHECKPOINT_EVERY == 0 else None,
     }
     written = round_read(values, cells, sheet)
     entered = to_jsonable_python(written)
@@ -196,6 +203,10 @@ def replace_round(
         repository.get_round_with_last_action(connection, match_id, number), match_id
     )
     _keep_entered(uow, row)
+    # The states kept from this round on no longer hold; reads fold from the one before.
+    first_kept = math.ceil(number / CHECKPOINT_EVERY) * CHECKPOINT_EVERY
+    if first_kept <= state.round_count:
+        repository.forget_sheets_from(connection, match_id, number)
     updates = {
         "type": body.type,
         "input": body.model_dump(mode="json"),
@@ -226,8 +237,7 @@ def delete_round(uow: UnitOfWork, request: WriteRequest, number: int) -> int:
     check_writable(state, request)
     if number != state.round_count:
         raise NotLastRound(f"only the last round ({state.round_count}) can be removed")
-    points = repository.list_points(connection, match_id, through=number - 1)
-    _, sheet = last_row(state.game, points)
+    sheet = _sheet_after(uow, state.game, match_id, number - 1)
     row = or_not_found(
         repository.get_round_with_last_action(connection, match_id, number), match_id
     )
@@ -238,6 +248,21 @@ def delete_round(uow: UnitOfWork, request: WriteRequest, number: int) -> int:
     return _save(uow, state, sheet, number - 1, "round_removed", rounds=rounds, number=number)
 
 
+def _sheet_after(uow: UnitOfWork, game: Game, match_id: str, number: int) -> SheetState:
+    """The sheet after round ``number`` (0: the empty sheet), folded from the latest
+    state kept at or before it: at most ``CHECKPOINT_EVERY`` rounds' points."""
+    connection = uow.connection
+    after, sheet = 0, game.initial_state()
+    if number >= CHECKPOINT_EVERY:  # (before that no round keeps one)
+        kept = repository.last_kept_sheet(connection, match_id, through=number)
+        if kept is not None:
+            after, sheet = kept[0], state_from_json(kept[1])
+    if number > after:
+        for points in repository.points_between(connection, match_id, after=after, through=number):
+            _, sheet = game.apply(sheet, points)
+    return sheet
+
+
 def list_rounds(uow: UnitOfWork, match: RowMapping, *, after: int, limit: int) -> RoundPage:
     """Up to ``limit`` rounds numbered after ``after``, in order, each with its row of
     the sheet. The sheet after round ``after`` is folded from the points before it."""
@@ -245,9 +270,7 @@ def list_rounds(uow: UnitOfWork, match: RowMapping, *, after: int, limit: int) -
     match_id = match["id"]
     state = MatchState.load(match)
     rows = repository.page_of_rounds(connection, match_id, after=after, limit=limit)
-    start = state.game.initial_state()
-    if rows and after > 0:
-        _, start = last_row(state.game, repository.list_points(connection, match_id, through=after))
+    start = _sheet_after(uow, state.game, match_id, after) if rows else None
     sheets = fold(state.game, (row["points"] for row in rows), start)
     items = [
         round_read(row, cells, sheet) for row, (cells, sheet) in zip(rows, sheets, strict=True)
@@ -262,8 +285,9 @@ def get_round(uow: UnitOfWork, match: RowMapping, number: int) -> tuple[dict[str
     row = repository.get_round(connection, match_id, number)
     if row is None:
         raise RoundNotFound(f"the match has no round {number}")
-    points = repository.list_points(connection, match_id, through=number)
-    cells, sheet = last_row(MatchState.load(match).game, points)
+    game = MatchState.load(match).game
+    before = _sheet_after(uow, game, match_id, number - 1)
+    cells, sheet = game.apply(before, row["points"])
     return round_read(row, cells, sheet), int(match["version"])
 
 

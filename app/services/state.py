@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections import deque
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -179,13 +178,6 @@ def settlement_of(sheet: SheetState) -> list[dict[str, int]] | None:
     if sheet.net is None:
         return None
     return [{"payer": p.payer, "payee": p.payee, "amount": p.amount} for p in settle(sheet.net)]
-
-
-def last_row(game: Game, points: Iterable[Sequence[int]]) -> tuple[tuple[int, ...], SheetState]:
-    """The last round's cells and the sheet after it (no cells and the empty sheet
-    when there are no rounds)."""
-    rows = deque(fold(game, points), maxlen=1)
-    return rows[0] if rows else ((), game.initial_state())
 
 
 def round_read(row: Mapping[Any, Any], cells: Sequence[int], sheet: SheetState) -> dict[str, Any]:

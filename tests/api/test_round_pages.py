@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from sqlalchemy import text
 
 from app.main import create_app
+from app.services.rounds import CHECKPOINT_EVERY
 from app.settings import Settings
 from tests.api.helpers import PLAYERS, Table
 
@@ -85,3 +88,58 @@ def test_a_match_holds_at_most_the_configured_rounds(database_url: str) -> None:
         assert table.put("/rounds/3", corrected).status_code == 200
         assert table.delete("/rounds/3").status_code == 204
         assert table.post("/rounds", {"type": "asszorti_amounts", "amounts": [0, 0, 0]}).is_success
+
+
+def _kept(table: Table) -> dict[int, Any]:
+    """The fold's states the match's rounds keep, by round number."""
+    db = table.client.app.state.db  # type: ignore[attr-defined]
+    query = text("SELECT number, sheet FROM round WHERE match_id = :m AND sheet IS NOT NULL")
+    rows = db.run_now(lambda uow: uow.connection.execute(query, {"m": table.id}).all())
+    return {
+        number: json.loads(sheet) if isinstance(sheet, str) else sheet for number, sheet in rows
+    }
+
+
+def test_a_long_match_keeps_the_folds_state_every_hundred_rounds(table: Table) -> None:
+    """Every hundredth round keeps the sheet's state after it, which pages, rounds and
+    an undo fold from; a correction drops the states from its round on, and every
+    read still agrees with the whole sheet."""
+    long = 2 * CHECKPOINT_EVERY + 5
+    for k in range(long):
+        amounts = AMOUNTS[k % len(AMOUNTS)]
+        assert (
+            table.post("/rounds", {"type": "asszorti_amounts", "amounts": amounts}).status_code
+            == 201
+        )
+    sheet = table.get("/sheet").json()
+    kept = _kept(table)
+    assert sorted(kept) == [CHECKPOINT_EVERY, 2 * CHECKPOINT_EVERY]
+    for number, state in kept.items():
+        assert (
+            state["totals"] == sheet["rows"][number - 1]["cells"]
+            or state["totals"] == (table.get(f"/rounds/{number}").json()["result"]["totals"])
+        )
+
+    def agrees() -> None:
+        whole = table.get("/sheet").json()["rows"]
+        for after in (0, CHECKPOINT_EVERY - 1, CHECKPOINT_EVERY, 2 * CHECKPOINT_EVERY + 1):
+            page = table.get(f"/rounds?after={after}&limit=3").json()["items"]
+            assert [item["result"]["cells"] for item in page] == [
+                row["cells"] for row in whole[after : after + 3]
+            ], after
+        last = table.get(f"/rounds/{len(whole)}").json()
+        assert last["result"]["totals"] == table.match()["totals"]
+
+    agrees()
+    fixed = table.put(
+        f"/rounds/{CHECKPOINT_EVERY + 50}", {"type": "asszorti_amounts", "amounts": [-2, 4, -2]}
+    )
+    assert fixed.status_code == 200, fixed.text
+    assert sorted(_kept(table)) == [CHECKPOINT_EVERY]
+    agrees()
+    before_undo = table.get(f"/rounds/{long - 1}").json()["result"]["totals"]
+    assert (
+        table.client.delete(f"{table.url}/rounds/{long}", headers=table.auth()).status_code == 204
+    )
+    assert table.match()["totals"] == before_undo
+    agrees()
