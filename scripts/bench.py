@@ -890,7 +890,7 @@ class Section:
         if self.latency:
             measured += list(self.latency["measurements"].values())
         if self.heavy:
-            measured.append(self.heavy["paging"])
+            measured += [self.heavy["paging"], self.heavy["without_kept_states"]["paging"]]
         return measured
 
     def server(
@@ -1526,6 +1526,18 @@ def connection_memory(server: Server, count: int = OPEN_CONNECTIONS) -> dict[str
     }
 
 
+def forget_kept_states(database_url: str, match_id: str) -> None:
+    """Clear the fold states a match's rounds keep (``round.sheet``)."""
+    engine = create_engine(database_url)
+    try:
+        with engine.begin() as connection:
+            connection.execute(
+                text("UPDATE round SET sheet = NULL WHERE match_id = :m"), {"m": match_id}
+            )
+    finally:
+        engine.dispose()
+
+
 def run_heavy_reads(section: Section) -> None:
     """1 worker: the memory of an open connection; then GET /healthz and GET match while
     4 clients page through a 5,000-round match, and the worker's RSS before and after."""
@@ -1543,12 +1555,12 @@ def run_heavy_reads(section: Section) -> None:
         server.wait_idle()
         before = server.rss()
 
-        async def paging_and_probes() -> Measurement:
+        async def paging_and_probes(name: str, probes: list[Probe]) -> Measurement:
             paging = asyncio.create_task(
                 asyncio.to_thread(
                     section.measure,
                     server,
-                    "page_rounds",
+                    name,
                     f"{PAGING_CLIENTS} clients paging {rounds} rounds",
                     f"GET /v1/matches/{{id}}/rounds?limit={PAGE_LIMIT}, following next",
                     "page_rounds",
@@ -1563,8 +1575,14 @@ def run_heavy_reads(section: Section) -> None:
                 await run_probes(client, probes, plan.duration)
             return await paging
 
-        paging = asyncio.run(paging_and_probes())
+        paging = asyncio.run(paging_and_probes("page_rounds", probes))
         after = server.rss()
+        # The same again once the match's rounds keep no fold state (round.sheet, as
+        # rounds entered before migration 0008): each page folds every round before it.
+        forget_kept_states(section.env["DATABASE_URL"], heavy.id)
+        unkept_probes = probes_for(section.matches["main"][0])
+        server.wait_idle()
+        unkept = asyncio.run(paging_and_probes("page_rounds_unkept", unkept_probes))
     section.heavy = {
         "rounds": rounds,
         "page_limit": PAGE_LIMIT,
@@ -1573,8 +1591,12 @@ def run_heavy_reads(section: Section) -> None:
         "probes": probes,
         "rss_kib": {"idle": idle, "before": before, "after": after},
         "connection_memory": memory,
+        "without_kept_states": {"paging": unkept, "probes": unkept_probes},
     }
     for probe in probes:
+        progress(f"  {probe.name:<22} p99 {probe.percentile(99) or 0:>8.1f} ms {probe.statuses}")
+    progress("  without the kept fold states:")
+    for probe in unkept_probes:
         progress(f"  {probe.name:<22} p99 {probe.percentile(99) or 0:>8.1f} ms {probe.statuses}")
     progress(
         f"  worker RSS {sum(before.values()) / 1024:.1f} → {sum(after.values()) / 1024:.1f} MiB; "
@@ -1879,6 +1901,10 @@ def resilience_report(section: Section, with_db: bool) -> list[str]:
             f"pages: {sent.get('first_page', 0):,} first, {sent.get('next_page', 0):,} next"
             + ("" if sent.get("next_page") else " (no next link: every round in one answer)"),
             *probe_rows(heavy["probes"]),
+            "the same once the match's rounds keep no fold state (each page folds every "
+            "round before it):",
+            *table_rows([heavy["without_kept_states"]["paging"]], with_db),
+            *probe_rows(heavy["without_kept_states"]["probes"]),
             f"worker RSS: {_rss_text(rss['idle'])} MiB when started, "
             f"{_rss_text(rss['before'])} after the prefill, {_rss_text(rss['after'])} after "
             "the paging",
@@ -2058,6 +2084,10 @@ def section_json(section: Section) -> dict[str, Any]:
             **section.heavy,
             "paging": section.heavy["paging"].to_json(),
             "probes": [p.to_json() for p in section.heavy["probes"]],
+            "without_kept_states": {
+                "paging": section.heavy["without_kept_states"]["paging"].to_json(),
+                "probes": [p.to_json() for p in section.heavy["without_kept_states"]["probes"]],
+            },
         },
         "targets": section.targets,
     }
