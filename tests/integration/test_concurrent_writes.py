@@ -29,8 +29,8 @@ HAND = AsszortiAmounts(type="asszorti_amounts", amounts=[2, -1, -1])
 def _new_match(db: Database) -> tuple[str, Access]:
     body = MATCH_CREATE_MODELS["asszorti"].model_validate(BODY)
     created = db.run_now(lambda uow: matches.create_match(uow, body), write=True)
-    host = Access.of(created.tokens["host"], created.match.id, Permission.PLAY)
-    return created.match.id, host
+    host = Access.of(created.tokens["host"], created.match.row["id"], Permission.PLAY)
+    return created.match.row["id"], host
 
 
 def _add_round(uow: UnitOfWork, access: Access) -> Any:
@@ -51,7 +51,7 @@ def test_concurrent_writers_number_rounds_without_gaps(database_url: str) -> Non
         numbers = []
         for _ in range(ROUNDS_EACH):
             written = await db.run(lambda uow: _add_round(uow, host), write=True)
-            numbers.append(written.round.number)
+            numbers.append(written.round["number"])
         return numbers
 
     def writer(_: int) -> list[int]:
@@ -103,7 +103,7 @@ def test_a_write_waiting_for_the_match_sees_its_token_revoked_meanwhile(
     db = Database(Settings(database_url=postgres_url))
     body = MATCH_CREATE_MODELS["asszorti"].model_validate(BODY)
     created = db.run_now(lambda uow: matches.create_match(uow, body), write=True)
-    match_id, seat_1 = created.match.id, created.tokens["players"][1]
+    match_id, seat_1 = created.match.row["id"], created.tokens["players"][1]
     player = Access.of(seat_1, match_id, Permission.PLAY)
     outcome: list[object] = []
 
