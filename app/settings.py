@@ -21,8 +21,8 @@ class Settings(BaseSettings):
         # Fewer than FastAPI's 40 worker threads: a unit that holds a row lock must
         # always find a thread to finish in while the others wait on it.
         le=32,
-        description="PostgreSQL: pooled connections, and units of work at the database "
-        "at once per process",
+        description="Units of work at the database at once per process, each with a "
+        "pooled connection (SQLite: reads, beside its one write)",
     )
     sqlite_busy_timeout_ms: int = Field(
         5000,

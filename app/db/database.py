@@ -66,6 +66,10 @@ class Database:
         }
         if self.is_sqlite:
             kwargs["connect_args"] = {"check_same_thread": False}
+            # The readers' turns and the writer's, and two for the live hub and /readyz.
+            kwargs["pool_size"] = settings.database_pool_size + 1
+            kwargs["max_overflow"] = 2
+            kwargs["pool_timeout"] = POOL_TIMEOUT_S
         else:
             # No ping before each use (pool_pre_ping): it is a round trip more for
             # every unit of work. SQLAlchemy's optimistic disconnect handling instead:
@@ -85,11 +89,13 @@ class Database:
             kwargs["max_overflow"] = 2
             kwargs["pool_timeout"] = POOL_TIMEOUT_S
         self.engine: Engine = create_engine(url, **kwargs)
-        # The units that may be at the database at once: each holds a worker thread
-        # (and on PostgreSQL a pooled connection) while it waits there. The others wait
-        # their turn on the event loop, holding no thread, so a unit that holds a lock
-        # always finds a thread to finish in. SQLite has one writer at a time.
-        self.turns = anyio.Semaphore(1 if self.is_sqlite else settings.database_pool_size)
+        # The units that may be at the database at once: each holds a worker thread and
+        # a pooled connection while it waits there. The others wait their turn on the
+        # event loop, holding neither, so a unit that holds a lock or a connection
+        # always finds a thread to finish in. SQLite has one writer at a time, beside
+        # its readers.
+        self.read_turns = anyio.Semaphore(settings.database_pool_size)
+        self.write_turns = anyio.Semaphore(1) if self.is_sqlite else self.read_turns
         self.turn_timeout_s = (
             settings.sqlite_busy_timeout_ms / 1000 if self.is_sqlite else POOL_TIMEOUT_S
         )
@@ -102,21 +108,19 @@ class Database:
     @asynccontextmanager
     async def turn(self, *, write: bool) -> AsyncIterator[None]:
         """Wait, on the event loop, for a unit's turn at the database; 503 if it does
-        not come in time. SQLite's readers need none: they never wait for a lock."""
-        if self.is_sqlite and not write:
-            yield
-            return
+        not come in time."""
+        turns = self.write_turns if write else self.read_turns
         try:
-            self.turns.acquire_nowait()
+            turns.acquire_nowait()
         except anyio.WouldBlock:
             with anyio.move_on_after(self.turn_timeout_s) as waiting:
-                await self.turns.acquire()
+                await turns.acquire()
             if waiting.cancelled_caught:
                 raise DatabaseUnavailable("the database is busy; retry shortly") from None
         try:
             yield
         finally:
-            self.turns.release()
+            turns.release()
 
     @contextmanager
     def unit_of_work(self, *, write: bool = False, snapshot: bool = False) -> Iterator[UnitOfWork]:

@@ -208,6 +208,29 @@ def test_more_writers_than_worker_threads_all_go_in(database_url: str) -> None:
     asyncio.run(scenario())
 
 
+def test_more_readers_than_worker_threads_all_answered(database_url: str) -> None:
+    """More reads at once than FastAPI has worker threads (40) and the engine has
+    connections: each waits its turn on the event loop, so no thread waits for a
+    connection that a unit waiting for a thread holds, and all are answered."""
+    settings = Settings(database_url=database_url, rate_limit_matches_per_minute=0)
+    readers = 100
+
+    async def scenario() -> None:
+        async with serving(settings) as client:
+            match_id, auth = await _match(client)
+            url = f"/v1/matches/{match_id}"
+            assert (
+                await client.post(f"{url}/rounds", json=AMOUNTS, headers=auth)
+            ).status_code == 201
+            paths = [f"{url}/sheet", f"{url}/rounds", url] * (readers // 3)
+            responses = await asyncio.wait_for(
+                asyncio.gather(*(client.get(path, headers=auth) for path in paths)), 20
+            )
+            assert [r.status_code for r in responses] == [200] * len(paths)
+
+    asyncio.run(scenario())
+
+
 def test_a_request_without_a_token_is_401_without_waiting_for_a_turn(
     database_url: str,
 ) -> None:
@@ -228,7 +251,7 @@ def test_a_request_without_a_token_is_401_without_waiting_for_a_turn(
             taken = 0
             while True:  # take every turn
                 try:
-                    db.turns.acquire_nowait()
+                    db.write_turns.acquire_nowait()
                 except anyio.WouldBlock:
                     break
                 taken += 1
@@ -242,7 +265,7 @@ def test_a_request_without_a_token_is_401_without_waiting_for_a_turn(
                 assert waited.json()["code"] == "database_unavailable"
             finally:
                 for _ in range(taken):
-                    db.turns.release()
+                    db.write_turns.release()
             assert (await client.post(url, json=AMOUNTS, headers=auth)).status_code == 201
         db.dispose()
 
