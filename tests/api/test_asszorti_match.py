@@ -410,7 +410,7 @@ def test_a_current_poll_renders_no_match(table: Table, monkeypatch: pytest.Monke
     def refuse(match: object) -> None:
         raise AssertionError("a 304 rendered the match")
 
-    # Every rendering of a match (match_read) goes through match_data.
+    # Every rendering of a match (GET, the live events) goes through match_data.
     monkeypatch.setattr(state, "match_data", refuse)
     again = table.get(headers={"If-None-Match": etag})
     assert again.status_code == 304
