@@ -1,16 +1,23 @@
-"""Request dependencies: the database, the settings, and the request's unit of work
-with the caller checked in it (``ReaderDep``, ``SnapshotReaderDep``, ``PlayerDep``,
-``HostDep``; ``WriteUnitDep`` for a write open to anyone).
+"""Request dependencies: the database, the settings, and the request's turn at the
+database (``ReaderDep``, ``SnapshotReaderDep``, ``PlayerDep``, ``HostDep``;
+``WriteTurnDep`` for a write open to anyone).
 
-A route declares what it needs, and gets it ready: the unit of work is open, the
-bearer token's claim on the match of the path has been checked in it (401, 404,
-403, in the contract's order, before FastAPI validates the body: 422 comes after),
-and for a change the match's row is locked. The route calls its use case and
-answers; the unit commits when the route returns, before the answer is sent
-(``scope="function"``), or rolls back when it raises.
+A route declares what it needs, and gets its turn: the bearer token's shape has been
+checked (401), and a turn at the database awaited on the event loop. The route then
+runs its whole unit of work in its one worker thread, forward::
+
+    with turn.caller() as caller:  # the caller checked: 401, 404, 403
+        result = <the use case>(caller.uow, ...)
+    return <the answer rendered from result>
+
+The unit commits when the ``with`` block ends, before the answer is sent, or rolls
+back when it raises. FastAPI validates the request before the route runs: its 422
+handler checks the caller first (``app.api.problems``), so 401/404/403 still come
+before 422.
 """
 
 from collections.abc import AsyncIterator, Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cache, partial
 from typing import Annotated, Any, get_args, get_origin, get_type_hints
@@ -68,16 +75,6 @@ def access_of(
     return Access.of(credentials.credentials if credentials is not None else None, match_id, need)
 
 
-async def database_turn(request: Request) -> AsyncIterator[None]:
-    """The request's turn at the database (``Database.turn``: a request that is not a
-    GET writes), awaited on the event loop before its unit of work takes a thread."""
-    async with database_of(request).turn(write=request.method not in ("GET", "HEAD")):
-        yield
-
-
-TurnDep = Annotated[None, Depends(database_turn, scope="function")]
-
-
 @dataclass(frozen=True, slots=True)
 class Caller:
     """The request's unit of work, and in it the caller found allowed: who they are
@@ -88,48 +85,80 @@ class Caller:
     match: RowMapping
 
 
-class CallerUnit:
-    """The dependency of a route that needs ``need`` on the match of its path: it opens
-    the request's unit of work (``write``, or a ``snapshot`` read of several
-    statements) and checks the caller in it, with the match read (and, for a write,
-    locked) in the same statement (``match_for_caller``)."""
+@dataclass(frozen=True, slots=True)
+class Turn:
+    """The request's turn at the database (``Database.turn``), held from before its
+    route runs until the route returns; the route opens its one unit of work in it,
+    in its worker thread: ``with turn.caller() as caller:`` (or ``turn.unit()`` for a
+    write open to anyone)."""
+
+    db: Database
+    write: bool
+    snapshot: bool = False
+    access: Access | None = None  # what the caller claims, checked by ``caller()``
+
+    @contextmanager
+    def unit(self) -> Iterator[UnitOfWork]:
+        """The unit of work: committed when the block ends, rolled back if it raises."""
+        with self.db.unit_of_work(write=self.write, snapshot=self.snapshot) as uow:
+            yield uow
+
+    @contextmanager
+    def caller(self) -> Iterator[Caller]:
+        """The unit of work with the caller checked in it (401, 404, 403, in the
+        contract's order), the match read, and for a change locked, in the same
+        statement (``match_for_caller``)."""
+        assert self.access is not None, "a route open to anyone has no caller"
+        # A change locks the match; a reader's write (a stream ticket) need not.
+        lock = self.write and self.access.need is not Permission.READ
+        with self.unit() as uow:
+            match, who = match_for_caller(uow, self.access, for_update=lock)
+            yield Caller(uow, who, match)
+
+
+class CallerTurn:
+    """The dependency of a route that needs ``need`` on the match of its path: the
+    token's shape checked (401 at once), then the request's turn (``write``, or a
+    ``snapshot`` read of several statements) awaited on the event loop.
+
+    The caller is checked in the route's unit of work (``Turn.caller``), so that the
+    whole unit runs in one worker thread; a 422, which FastAPI answers before the
+    route runs, checks the caller first in its handler (``app.api.problems``).
+    """
 
     def __init__(self, need: Permission, *, write: bool = False, snapshot: bool = False) -> None:
         self.need = need
         self.write = write
         self.snapshot = snapshot
 
-    def __call__(
-        self, request: Request, match_id: str, token: BearerTokenDep, turn: TurnDep
-    ) -> Iterator[Caller]:
+    async def __call__(
+        self, request: Request, match_id: str, token: BearerTokenDep
+    ) -> AsyncIterator[Turn]:
         access = Access.of(token, match_id, self.need)
-        # A change locks the match; a reader's write (a stream ticket) need not.
-        lock = self.write and self.need is not Permission.READ
-        with database_of(request).unit_of_work(write=self.write, snapshot=self.snapshot) as uow:
-            match, who = match_for_caller(uow, access, for_update=lock)
-            yield Caller(uow, who, match)
+        db = database_of(request)
+        async with db.turn(write=self.write):
+            yield Turn(db, self.write, self.snapshot, access)
 
 
-def write_unit(request: Request, turn: TurnDep) -> Iterator[UnitOfWork]:
-    """The unit of work of a write open to anyone (create a match; recover the host's
-    token, whose recovery code the use case checks)."""
-    with database_of(request).unit_of_work(write=True) as uow:
-        yield uow
+async def write_turn(request: Request) -> AsyncIterator[Turn]:
+    """The turn of a write open to anyone (create a match; recover the host's token,
+    whose recovery code the use case checks)."""
+    db = database_of(request)
+    async with db.turn(write=True):
+        yield Turn(db, write=True)
 
 
 # A read of one statement (the match with the caller's credential).
-ReaderDep = Annotated[Caller, Depends(CallerUnit(Permission.READ), scope="function")]
+ReaderDep = Annotated[Turn, Depends(CallerTurn(Permission.READ), scope="function")]
 # A read of several statements, which must see one state.
 SnapshotReaderDep = Annotated[
-    Caller, Depends(CallerUnit(Permission.READ, snapshot=True), scope="function")
+    Turn, Depends(CallerTurn(Permission.READ, snapshot=True), scope="function")
 ]
 # A write any role may make (a stream ticket).
-ReaderWriteDep = Annotated[
-    Caller, Depends(CallerUnit(Permission.READ, write=True), scope="function")
-]
-PlayerDep = Annotated[Caller, Depends(CallerUnit(Permission.PLAY, write=True), scope="function")]
-HostDep = Annotated[Caller, Depends(CallerUnit(Permission.HOST, write=True), scope="function")]
-WriteUnitDep = Annotated[UnitOfWork, Depends(write_unit, scope="function")]
+ReaderWriteDep = Annotated[Turn, Depends(CallerTurn(Permission.READ, write=True), scope="function")]
+PlayerDep = Annotated[Turn, Depends(CallerTurn(Permission.PLAY, write=True), scope="function")]
+HostDep = Annotated[Turn, Depends(CallerTurn(Permission.HOST, write=True), scope="function")]
+WriteTurnDep = Annotated[Turn, Depends(write_turn, scope="function")]
 
 
 @cache
@@ -140,7 +169,7 @@ def caller_need(endpoint: Callable[..., Any]) -> Permission | None:
         if get_origin(hint) is not Annotated:
             continue
         for metadata in get_args(hint)[1:]:
-            if isinstance(metadata, params.Depends) and isinstance(metadata.dependency, CallerUnit):
+            if isinstance(metadata, params.Depends) and isinstance(metadata.dependency, CallerTurn):
                 return metadata.dependency.need
     return None
 

@@ -98,13 +98,12 @@ def _message(error: dict[str, Any]) -> str:
 
 
 async def _refused_access(request: Request) -> JSONResponse | None:
-    """The 401, 404 or 403 a request is due, when its body is not JSON.
+    """The 401, 404 or 403 a request FastAPI refused as invalid is due first.
 
-    A route's dependency checks the caller (``app.api.deps.CallerUnit``) before
-    FastAPI validates the body, so every other 422 comes after it. FastAPI parses a
-    JSON body before it runs the dependencies, though: for a body that does not
-    parse, the caller is checked here, against the access the matched route
-    declares, so 401/404/403 still come first. Only such refusals pay for it.
+    A route checks its caller in its unit of work (``app.api.deps.Turn.caller``),
+    which opens only once FastAPI has parsed and validated the request; for one it
+    refused, the caller is checked here, against the access the matched route
+    declares, so 401/404/403 still come before 422. Only such refusals pay for it.
     """
     route = request.scope.get("route")
     match_id = request.path_params.get("match_id")
@@ -144,6 +143,8 @@ async def _validation_error(request: Request, exc: Exception) -> JSONResponse:
         return await _malformed(
             request, str(invalid[0].get("ctx", {}).get("error", "malformed JSON"))
         )
+    if (refused := await _refused_access(request)) is not None:
+        return refused
     errors = [{"loc": _error_loc(e), "message": _message(e)} for e in raw]
     first = errors[0] if errors else {"loc": [], "message": "invalid"}
     where = ".".join(str(p) for p in first["loc"])

@@ -19,7 +19,7 @@ from app.services.state import MatchState
 @dataclass(frozen=True, slots=True)
 class WriteRequest:
     """Who asks for a change, the match's row (read with their access checked, and
-    locked until the transaction ends: ``app.api.deps.CallerUnit``), and the match
+    locked until the transaction ends: ``app.api.deps.Turn.caller``), and the match
     versions the change was made against (None: any)."""
 
     who: Principal

@@ -179,11 +179,12 @@ async def _still_valid(db: Database, who: Principal) -> bool:
     summary="A short-lived ticket to follow the match from a browser",
     responses=responses(401, 403, 404),
 )
-def create_stream_ticket(caller: ReaderWriteDep, request: Request, match_id: str) -> StreamTicket:
+def create_stream_ticket(turn: ReaderWriteDep, request: Request, match_id: str) -> StreamTicket:
     """For `new EventSource(url)`, which cannot send an Authorization header: the
     ticket opens this match's stream for 60 s, with the rights of the token that asked
     for it, and nothing else. The long-lived token never goes into a URL."""
-    ticket, expires_at = streams.issue_ticket(caller.uow, caller.who)
+    with turn.caller() as caller:
+        ticket, expires_at = streams.issue_ticket(caller.uow, caller.who)
     return StreamTicket(
         ticket=ticket,
         expires_at=expires_at,

@@ -10,7 +10,7 @@ from app.api.deps import (
     RateLimitDep,
     ReaderDep,
     SettingsDep,
-    WriteUnitDep,
+    WriteTurnDep,
 )
 from app.api.etag import (
     ETAG_HEADER,
@@ -50,7 +50,7 @@ router = APIRouter(prefix="/v1/matches", tags=["matches"], route_class=StrictJSO
     responses={201: {"headers": CREATED}, **responses(409, 413, 422, 429)},
 )
 def create_match(
-    uow: WriteUnitDep,
+    turn: WriteTurnDep,
     settings: SettingsDep,
     limit: RateLimitDep,
     request: Request,
@@ -60,23 +60,24 @@ def create_match(
     """Create a match. The response carries the host, player and viewer tokens, the
     host's recovery code and a join link per token: shown once, keep them."""
     claim = idempotency_claim(key, scope="", request="POST /v1/matches", body=body)
-    if (replay := replayed(uow, claim)) is not None:
-        return replay
-    try:
-        new = matches.create_match(uow, body, limit=limit)
-    except ServiceError as error:
-        return conflict_kept(uow, claim, error)
-    match_id = new.match.row["id"]
-    created = MatchCreated(
-        **match_data(new.match),
-        tokens=Tokens(
-            **new.tokens,
-            recovery=new.recovery,
-            links=join_links(base_url(request, settings), match_id, new.tokens),
-        ),
-    )
-    headers = {"Location": f"/v1/matches/{match_id}", **etag_header(created.version)}
-    return kept(uow, claim, WriteResult(201, created, headers))
+    with turn.unit() as uow:
+        if (replay := replayed(uow, claim)) is not None:
+            return replay
+        try:
+            new = matches.create_match(uow, body, limit=limit)
+        except ServiceError as error:
+            return conflict_kept(uow, claim, error)
+        match_id = new.match.row["id"]
+        created = MatchCreated(
+            **match_data(new.match),
+            tokens=Tokens(
+                **new.tokens,
+                recovery=new.recovery,
+                links=join_links(base_url(request, settings), match_id, new.tokens),
+            ),
+        )
+        headers = {"Location": f"/v1/matches/{match_id}", **etag_header(created.version)}
+        return kept(uow, claim, WriteResult(201, created, headers))
 
 
 @router.get(
@@ -86,11 +87,10 @@ def create_match(
     summary="Read a match: status, totals, standings",
     responses={200: {"headers": ETAG_HEADER}, **NOT_MODIFIED, **responses(401, 403, 404)},
 )
-def get_match(
-    caller: ReaderDep, match_id: str, if_none_match: IfNoneMatchHeader = None
-) -> Response:
+def get_match(turn: ReaderDep, match_id: str, if_none_match: IfNoneMatchHeader = None) -> Response:
     """The match with its running totals; answers 304 to a current If-None-Match."""
-    state = MatchState.load(caller.match)
+    with turn.caller() as caller:
+        state = MatchState.load(caller.match)
     # Most polls hold the current version already: their 304 renders nothing.
     return unchanged(if_none_match, state.version) or model_response(
         MatchRead.model_validate(match_data(state)), state.version
@@ -105,11 +105,12 @@ def get_match(
     responses={200: {"headers": ETAG_HEADER}, **responses(401, 403, 404, 409, 412, 422)},
 )
 def update_match(
-    caller: HostDep, match_id: str, body: MatchUpdate, versions: IfMatchHeader = None
+    turn: HostDep, match_id: str, body: MatchUpdate, versions: IfMatchHeader = None
 ) -> Response:
     """Change the target, planned deals, kontra, first dealer, or player and team names."""
-    request = WriteRequest(caller.who, caller.match, if_match(versions))
-    match = matches.update_match(caller.uow, request, body)
+    with turn.caller() as caller:
+        request = WriteRequest(caller.who, caller.match, if_match(versions))
+        match = matches.update_match(caller.uow, request, body)
     return model_response(MatchRead.model_validate(match_data(match)), match.version)
 
 
@@ -121,19 +122,21 @@ def update_match(
     responses={200: {"headers": REPLAYABLE}, **responses(401, 403, 404, 409, 412, 422)},
 )
 def end_match(
-    caller: PlayerDep,
+    turn: PlayerDep,
     match_id: str,
     versions: IfMatchHeader = None,
     key: IdempotencyKeyHeader = None,
 ) -> Response:
     """Bank the sheet as it stands, name the winner and record who ended the match."""
-    expected = if_match(versions)
-    claim = idempotency_claim(key, scope=match_id, request="POST end", body=None)
-    if (replay := replayed(caller.uow, claim)) is not None:
-        return replay
-    try:
-        match = matches.end_match(caller.uow, WriteRequest(caller.who, caller.match, expected))
-    except ServiceError as error:
-        return conflict_kept(caller.uow, claim, error)
-    ended = MatchRead.model_validate(match_data(match))
-    return kept(caller.uow, claim, WriteResult(200, ended, etag_header(match.version)))
+    with turn.caller() as caller:
+        expected = if_match(versions)
+        claim = idempotency_claim(key, scope=match_id, request="POST end", body=None)
+        if (replay := replayed(caller.uow, claim)) is not None:
+            return replay
+        request = WriteRequest(caller.who, caller.match, expected)
+        try:
+            match = matches.end_match(caller.uow, request)
+        except ServiceError as error:
+            return conflict_kept(caller.uow, claim, error)
+        ended = MatchRead.model_validate(match_data(match))
+        return kept(caller.uow, claim, WriteResult(200, ended, etag_header(match.version)))

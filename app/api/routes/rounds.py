@@ -52,7 +52,7 @@ RoundNumber = Annotated[
     responses={201: {"headers": CREATED}, **responses(401, 403, 404, 409, 412, 413, 422)},
 )
 def create_round(
-    caller: PlayerDep,
+    turn: PlayerDep,
     settings: SettingsDep,
     match_id: str,
     body: Annotated[RoundBody, Body()],
@@ -63,21 +63,22 @@ def create_round(
 
     A match holds at most 5,000 rounds (the service's setting): past it, 409 `match_full`.
     """
-    expected = if_match(versions)
-    claim = idempotency_claim(key, scope=match_id, request="POST rounds", body=body)
-    if (replay := replayed(caller.uow, claim)) is not None:
-        return replay
-    request = WriteRequest(caller.who, caller.match, expected)
-    try:
-        written = rounds.add_round(
-            caller.uow, request, body, max_rounds=settings.max_rounds_per_match
-        )
-    except ServiceError as error:
-        return conflict_kept(caller.uow, claim, error)
-    entered = RoundRead.model_validate(written.round)
-    location = f"/v1/matches/{match_id}/rounds/{entered.number}"
-    headers = {"Location": location, **etag_header(written.version)}
-    return kept(caller.uow, claim, WriteResult(201, entered, headers))
+    with turn.caller() as caller:
+        expected = if_match(versions)
+        claim = idempotency_claim(key, scope=match_id, request="POST rounds", body=body)
+        if (replay := replayed(caller.uow, claim)) is not None:
+            return replay
+        request = WriteRequest(caller.who, caller.match, expected)
+        try:
+            written = rounds.add_round(
+                caller.uow, request, body, max_rounds=settings.max_rounds_per_match
+            )
+        except ServiceError as error:
+            return conflict_kept(caller.uow, claim, error)
+        entered = RoundRead.model_validate(written.round)
+        location = f"/v1/matches/{match_id}/rounds/{entered.number}"
+        headers = {"Location": location, **etag_header(written.version)}
+        return kept(caller.uow, claim, WriteResult(201, entered, headers))
 
 
 @router.get(
@@ -92,7 +93,7 @@ def create_round(
     },
 )
 def list_rounds(
-    caller: SnapshotReaderDep,
+    turn: SnapshotReaderDep,
     match_id: str,
     request: Request,
     after: After = 0,
@@ -101,7 +102,8 @@ def list_rounds(
 ) -> Response:
     """The rounds of the match with their input and result, in order, numbered after
     round `after`; follow `next` (or the `Link` header) for the following page."""
-    page = rounds.list_rounds(caller.uow, caller.match, after=after, limit=limit)
+    with turn.caller() as caller:
+        page = rounds.list_rounds(caller.uow, caller.match, after=after, limit=limit)
     if (not_modified := unchanged(if_none_match, page.version)) is not None:
         return not_modified
     last = page.items[-1]["number"] if page.items else None
@@ -117,13 +119,14 @@ def list_rounds(
     responses={200: {"headers": ETAG_HEADER}, **NOT_MODIFIED, **responses(401, 403, 404, 422)},
 )
 def get_round(
-    caller: SnapshotReaderDep,
+    turn: SnapshotReaderDep,
     match_id: str,
     number: RoundNumber,
     if_none_match: IfNoneMatchHeader = None,
 ) -> Response:
     """One round with its input and result."""
-    found, version = rounds.get_round(caller.uow, caller.match, number)
+    with turn.caller() as caller:
+        found, version = rounds.get_round(caller.uow, caller.match, number)
     return unchanged(if_none_match, version) or model_response(
         RoundRead.model_validate(found), version
     )
@@ -141,7 +144,7 @@ def get_round(
     },
 )
 def get_round_history(
-    caller: SnapshotReaderDep,
+    turn: SnapshotReaderDep,
     match_id: str,
     number: RoundNumber,
     request: Request,
@@ -152,7 +155,8 @@ def get_round_history(
     """Each entry, correction and removal of this round number, who made it and when,
     oldest first, numbered after revision `after`; follow `next` (or the `Link`
     header) for the following page."""
-    page = rounds.round_history(caller.uow, caller.match, number, after=after, limit=limit)
+    with turn.caller() as caller:
+        page = rounds.round_history(caller.uow, caller.match, number, after=after, limit=limit)
     if (not_modified := unchanged(if_none_match, page.version)) is not None:
         return not_modified
     history = RoundHistory.model_validate({"number": number, "items": page.items})
@@ -169,15 +173,16 @@ def get_round_history(
     responses={200: {"headers": ETAG_HEADER}, **responses(401, 403, 404, 409, 412, 413, 422)},
 )
 def replace_round(
-    caller: PlayerDep,
+    turn: PlayerDep,
     match_id: str,
     number: RoundNumber,
     body: Annotated[RoundBody, Body()],
     versions: IfMatchHeader = None,
 ) -> Response:
     """Replace a round's input; every later row of the sheet is recomputed."""
-    request = WriteRequest(caller.who, caller.match, if_match(versions))
-    written = rounds.replace_round(caller.uow, request, number, body)
+    with turn.caller() as caller:
+        request = WriteRequest(caller.who, caller.match, if_match(versions))
+        written = rounds.replace_round(caller.uow, request, number, body)
     return model_response(RoundRead.model_validate(written.round), written.version)
 
 
@@ -189,12 +194,13 @@ def replace_round(
     responses={204: {"headers": ETAG_HEADER}, **responses(401, 403, 404, 409, 412, 422)},
 )
 def delete_round(
-    caller: PlayerDep,
+    turn: PlayerDep,
     match_id: str,
     number: RoundNumber,
     versions: IfMatchHeader = None,
 ) -> Response:
     """Remove the last round; only the last round can be removed. Its history is kept."""
-    request = WriteRequest(caller.who, caller.match, if_match(versions))
-    version = rounds.delete_round(caller.uow, request, number)
+    with turn.caller() as caller:
+        request = WriteRequest(caller.who, caller.match, if_match(versions))
+        version = rounds.delete_round(caller.uow, request, number)
     return Response(status_code=204, headers=etag_header(version))

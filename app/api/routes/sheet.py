@@ -36,13 +36,14 @@ CSV = {"content": {"text/csv": {"schema": {"type": "string"}}}}
     },
 )
 def get_sheet(
-    caller: SnapshotReaderDep,
+    turn: SnapshotReaderDep,
     match_id: str,
     request: Request,
     if_none_match: IfNoneMatchHeader = None,
 ) -> Response:
     """Headings, a row of cells per round, totals and owed amounts."""
-    result, version = sheet.get_sheet(caller.uow, caller.match)
+    with turn.caller() as caller:
+        result, version = sheet.get_sheet(caller.uow, caller.match)
     wants_csv = _wants_csv(request.headers.get("accept", ""))
     variant = CSV_VARIANT if wants_csv else ""
     if (not_modified := unchanged(if_none_match, version, variant)) is not None:
@@ -69,10 +70,11 @@ def get_sheet(
     },
 )
 def get_sheet_csv(
-    caller: SnapshotReaderDep, match_id: str, if_none_match: IfNoneMatchHeader = None
+    turn: SnapshotReaderDep, match_id: str, if_none_match: IfNoneMatchHeader = None
 ) -> Response:
     """A heading row, a row per round, then totals (and owed amounts, in Asszorti)."""
-    result, version = sheet.get_sheet(caller.uow, caller.match)
+    with turn.caller() as caller:
+        result, version = sheet.get_sheet(caller.uow, caller.match)
     if (not_modified := unchanged(if_none_match, version, CSV_VARIANT)) is not None:
         return not_modified
     return _csv(result, version)

@@ -4,7 +4,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, Body, Request, Response
 
-from app.api.deps import HostDep, ReaderDep, SettingsDep, SnapshotReaderDep, WriteUnitDep
+from app.api.deps import HostDep, ReaderDep, SettingsDep, SnapshotReaderDep, WriteTurnDep
 from app.api.links import base_url, join_link
 from app.api.pages import LINK_HEADER, MAX_PAGE, After, Limit, next_page, page_response
 from app.api.problems import responses
@@ -42,7 +42,7 @@ def _issued(issued: Issued, base: str, match_id: str) -> IssuedToken:
     responses=responses(401, 403, 404, 413, 422),
 )
 def reissue_token(
-    caller: HostDep,
+    turn: HostDep,
     settings: SettingsDep,
     request: Request,
     match_id: str,
@@ -50,8 +50,9 @@ def reissue_token(
 ) -> IssuedToken:
     """A new token for a seat, the viewers or the host; the old one is refused at once,
     by every worker. The change is in the match's history."""
-    request_of = WriteRequest(caller.who, caller.match)
-    issued = tokens.reissue(caller.uow, request_of, Role(body.role.value), body.seat)
+    with turn.caller() as caller:
+        request_of = WriteRequest(caller.who, caller.match)
+        issued = tokens.reissue(caller.uow, request_of, Role(body.role.value), body.seat)
     return _issued(issued, base_url(request, settings), match_id)
 
 
@@ -63,7 +64,7 @@ def reissue_token(
     responses=responses(401, 404, 413, 422),
 )
 def recover_host_token(
-    uow: WriteUnitDep,
+    turn: WriteTurnDep,
     settings: SettingsDep,
     request: Request,
     match_id: str,
@@ -72,7 +73,8 @@ def recover_host_token(
     """For a host who lost the host token: send the recovery code (no bearer token).
     The answer is a new host token; the old one stops working. The code stays valid:
     a retry after a lost answer just issues another host token."""
-    issued = tokens.recover_host(uow, match_id, body.recovery_code)
+    with turn.unit() as uow:
+        issued = tokens.recover_host(uow, match_id, body.recovery_code)
     return _issued(issued, base_url(request, settings), match_id)
 
 
@@ -83,10 +85,11 @@ def recover_host_token(
     summary="Whom the token stands for: its role and seat",
     responses=responses(401, 403, 404),
 )
-def get_token_owner(caller: ReaderDep, match_id: str) -> TokenOwner:
+def get_token_owner(turn: ReaderDep, match_id: str) -> TokenOwner:
     """The role (host, player, viewer) and, for a player, the seat of the token sent:
     what a client opened from a join link needs to show the right controls."""
-    who = caller.who
+    with turn.caller() as caller:
+        who = caller.who
     return TokenOwner(role=TokenRole(who.role.value), seat=who.seat)
 
 
@@ -98,7 +101,7 @@ def get_token_owner(caller: ReaderDep, match_id: str) -> TokenOwner:
     responses={200: {"headers": LINK_HEADER}, **responses(401, 403, 404, 422)},
 )
 def get_match_history(
-    caller: SnapshotReaderDep,
+    turn: SnapshotReaderDep,
     match_id: str,
     request: Request,
     after: After = 0,
@@ -107,7 +110,8 @@ def get_match_history(
     """Each token re-issued, and each host token recovered: which, by whom, when;
     numbered after event `after`; follow `next` (or the `Link` header) for the
     following page."""
-    items, count = tokens.history(caller.uow, match_id, after=after, limit=limit)
+    with turn.caller() as caller:
+        items, count = tokens.history(caller.uow, match_id, after=after, limit=limit)
     history = MatchHistory.model_validate({"items": items})
     last = items[-1]["event"] if items else None
     return page_response(history, next_page(request, last, count, limit))
