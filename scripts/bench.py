@@ -98,6 +98,11 @@ PREFILL_KEEPALIVE_S = 2.0
 TARGET_SAME_SQL = 0.5
 TARGET_P99_MS = 50.0  # every endpoint, at P99_CONNECTIONS, every database
 P99_CONNECTIONS = 8  # the latency pass: the endpoints again at this many connections
+APP = "app.main:app"
+# The app with one mechanism switched off, for what each buys (docs/performance.md).
+WITHOUT_GC_FREEZE = "bench.without_gc_freeze:app"
+WITHOUT_ONE_STATEMENT_CHANGE = "bench.without_one_statement_change:app"
+WITHOUT_MIN_DURATION = 8  # seconds per with/without measurement, even with --quick
 FLAT_LOW, FLAT_HIGH = 0.80, 1.25  # long/short req/s for POST round and GET match
 # Per-row cost of the long sheet over the short: linear is 1.0; the same +25% band as
 # FLAT_HIGH allows for the drift of a shared machine (see docs/performance.md).
@@ -190,7 +195,7 @@ def parse_args(argv: list[str] | None = None) -> Plan:
     parser.add_argument(
         "--no-resilience",
         action="store_true",
-        help="skip the latency-proxy, locked-SQLite and heavy-read scenarios",
+        help="skip the latency-proxy, locked-SQLite, heavy-read and with/without scenarios",
     )
     parser.add_argument(
         "--pg-latency-ms",
@@ -874,6 +879,8 @@ class Section:
         self.latency: dict[str, Any] | None = None
         self.stall: dict[str, Any] | None = None
         self.heavy: dict[str, Any] | None = None
+        # what a mechanism buys: the same measurement with it and without it (run_without)
+        self.mechanisms: dict[str, dict[str, Any]] = {}
         self.app_fingerprint = app_fingerprint()  # the code the servers of this section load
         self.app_fingerprint_end = self.app_fingerprint  # app/ when the section ended
 
@@ -891,6 +898,8 @@ class Section:
             measured += list(self.latency["measurements"].values())
         if self.heavy:
             measured += [self.heavy["paging"], self.heavy["without_kept_states"]["paging"]]
+        for mechanism in self.mechanisms.values():
+            measured += [m for m in (mechanism["with"], mechanism["without"]) if m not in measured]
         return measured
 
     def server(
@@ -947,7 +956,7 @@ def run_section(section: Section) -> None:
     plan = section.plan
     progress(f"{section.kind}: baseline, {plan.workers} worker(s)")
     section.baseline = section.baseline_run(plan.workers)
-    with section.server("app.main:app", plan.workers, "/healthz") as server:
+    with section.server(APP, plan.workers, "/healthz") as server:
         progress(f"{section.kind}: prefilling matches over HTTP")
         started = time.monotonic()
         pools = section.matches = prefill(server.url, plan)
@@ -976,6 +985,32 @@ def run_section(section: Section) -> None:
         run_flat(section, server)
     if section.kind == "sqlite":
         run_same_sql(section)
+
+
+def run_without_gc_freeze(section: Section) -> None:
+    """The mix at 8 connections on a fresh server, and on one that skips ``gc.freeze()``
+    at start (``bench/without_gc_freeze.py``), each long enough for full garbage
+    collections to come (every few seconds under load)."""
+    plan = section.plan
+    pool = str(section.pools["low"])
+    duration = max(plan.duration, WITHOUT_MIN_DURATION)
+    progress(f"{section.kind}: the mix with and without gc.freeze(), {P99_CONNECTIONS} connections")
+    runs = {}
+    for side, app in (("with", APP), ("without", WITHOUT_GC_FREEZE)):
+        with section.server(app, 1, "/healthz") as server:
+            run_wrk(server.url, "get_match", [pool], P99_CONNECTIONS, plan.warmup)  # warm-up
+            runs[side] = section.measure(
+                server,
+                f"mix_gc_freeze_{side}",
+                f"mix, {side} gc.freeze()",
+                MIX_DESCRIPTION,
+                "mix",
+                [pool, str(plan.pool_rounds)],
+                [200, 201],
+                connections=P99_CONNECTIONS,
+                duration=duration,
+            )
+    section.mechanisms["gc_freeze"] = {"what": f"the mix, {P99_CONNECTIONS} connections", **runs}
 
 
 def run_same_sql(section: Section) -> None:
@@ -1170,7 +1205,7 @@ def run_scale(section: Section, other_workers: int) -> None:
     main = str(section.pools["main"])
 
     def own_count(when: str) -> Measurement:
-        with section.server("app.main:app", plan.workers, "/healthz") as server:
+        with section.server(APP, plan.workers, "/healthz") as server:
             run_wrk(server.url, "get_match", [main], plan.connections, plan.warmup)  # warm-up
             return section.measure(
                 server,
@@ -1183,7 +1218,7 @@ def run_scale(section: Section, other_workers: int) -> None:
             )
 
     before = own_count("before")
-    with section.server("app.main:app", other_workers, "/healthz") as server:
+    with section.server(APP, other_workers, "/healthz") as server:
         run_wrk(server.url, "get_match", [main], plan.connections, plan.warmup)  # warm-up
         post = section.measure(
             server,
@@ -1372,7 +1407,7 @@ def run_latency(section: Section) -> None:
         ):
             side = "loopback" if not network else "proxied"
             env = {**section.env, "DATABASE_URL": url}
-            with section.server("app.main:app", 1, "/healthz", env=env) as server:
+            with section.server(APP, 1, "/healthz", env=env) as server:
                 run_wrk(server.url, "get_match", [main], connections, plan.warmup)  # warm-up
                 for op, what, request, status in (
                     ("get_match", "GET match", "GET /v1/matches/{id}", 200),
@@ -1389,6 +1424,26 @@ def run_latency(section: Section) -> None:
                         connections=connections,
                         network_pids=network,
                     )
+        # Without the one statement of a change: each of its rows a round trip.
+        env = {**section.env, "DATABASE_URL": proxied_url}
+        with section.server(WITHOUT_ONE_STATEMENT_CHANGE, 1, "/healthz", env=env) as server:
+            run_wrk(server.url, "get_match", [main], connections, plan.warmup)  # warm-up
+            runs["post_round_proxied_without"] = section.measure(
+                server,
+                "post_round_proxied_without",
+                f"POST round, +{added:g} ms RTT, a change statement by statement",
+                "POST /v1/matches/{id}/rounds",
+                "post_round",
+                [main],
+                [201],
+                connections=connections,
+                network_pids=(proxy_pid,),
+            )
+    section.mechanisms["one_statement_change"] = {
+        "what": f"POST round with +{added:g} ms per round trip to PostgreSQL",
+        "with": runs["post_round_proxied"],
+        "without": runs.pop("post_round_proxied_without"),
+    }
     section.latency = {
         "added_rtt_ms": added,
         "select_1_rtt_ms": rtt,
@@ -1464,7 +1519,7 @@ def run_stall(section: Section) -> None:
     other, written = section.matches["main"][:2]
     probes = probes_for(other)
     progress(f"{section.kind}: no stall, the write lock held {plan.lock_seconds:g} s elsewhere")
-    with section.server("app.main:app", 1, "/healthz") as server:
+    with section.server(APP, 1, "/healthz") as server:
         main = str(section.pools["main"])
         run_wrk(server.url, "get_match", [main], plan.connections, plan.warmup)  # warm-up
         server.wait_idle()
@@ -1542,7 +1597,7 @@ def run_heavy_reads(section: Section) -> None:
     """1 worker: the memory of an open connection; then GET /healthz and GET match while
     4 clients page through a 5,000-round match, and the worker's RSS before and after."""
     plan, rounds = section.plan, section.plan.heavy_rounds
-    with section.server("app.main:app", 1, "/healthz") as server:
+    with section.server(APP, 1, "/healthz") as server:
         idle = server.rss()
         # first: a worker that has served more has freed memory that new connections reuse
         memory = connection_memory(server)
@@ -1915,6 +1970,25 @@ def resilience_report(section: Section, with_db: bool) -> list[str]:
     return out
 
 
+def mechanism_rows(section: Section) -> list[str]:
+    """What each mechanism buys: p50 and p99 with it and without it, in this run."""
+    if not section.mechanisms:
+        return []
+    out = [
+        "",
+        "What a mechanism buys: the same measurement on a fresh server with it and without it:",
+        f"{'mechanism':<22} {'measurement':<52} {'p50 with/without ms':>20} "
+        f"{'p99 with/without ms':>20} {'req/s with/without':>20}",
+    ]
+    for name, runs in section.mechanisms.items():
+        with_, without = runs["with"], runs["without"]
+        p50 = f"{with_.latency_ms['p50']:.1f} / {without.latency_ms['p50']:.1f}"
+        p99 = f"{with_.latency_ms['p99']:.1f} / {without.latency_ms['p99']:.1f}"
+        rps = f"{with_.rps:,.0f} / {without.rps:,.0f}"
+        out.append(f"{name:<22} {runs['what']:<52} {p50:>20} {p99:>20} {rps:>20}")
+    return out
+
+
 def report(section: Section) -> str:
     plan, bare = section.plan, section.baseline
     assert bare is not None
@@ -2003,6 +2077,7 @@ def report(section: Section) -> str:
             f"({memory['connections']:,} idle keep-alive ones; see Heavy reads)"
         )
     out += resilience_report(section, with_db)
+    out += mechanism_rows(section)
     measured = [bare, *section.all_measurements()]
     if section.app_fingerprint_end != section.app_fingerprint:
         out += [
@@ -2088,6 +2163,14 @@ def section_json(section: Section) -> dict[str, Any]:
                 "paging": section.heavy["without_kept_states"]["paging"].to_json(),
                 "probes": [p.to_json() for p in section.heavy["without_kept_states"]["probes"]],
             },
+        },
+        "mechanisms": {
+            name: {
+                "what": runs["what"],
+                "with": runs["with"].to_json(),
+                "without": runs["without"].to_json(),
+            }
+            for name, runs in section.mechanisms.items()
         },
         "targets": section.targets,
     }
@@ -2212,6 +2295,7 @@ def run_database(kind: str, plan: Plan, workdir: Path) -> Section:
             if kind == "sqlite":
                 run_stall(section)
             run_heavy_reads(section)
+            run_without_gc_freeze(section)
     # Each server loads app/ as it is when it starts: an edit meanwhile mixes two versions
     # of the code in one section (and a new migration is missing from its database).
     section.app_fingerprint_end = app_fingerprint()
