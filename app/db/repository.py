@@ -58,7 +58,7 @@ _UPDATE_MATCH = update(MATCH).where(MATCH.c.id == bindparam("match_id"))
 
 _GET_CREDENTIAL = select(CREDENTIAL).where(CREDENTIAL.c.id == bindparam("id"))
 # The match with one of its own credentials: what a reader's poll needs, in one statement.
-_GET_MATCH_AS = (
+_GET_MATCH_WITH_CREDENTIAL = (
     select(
         MATCH,
         CREDENTIAL.c.role.label("credential_role"),
@@ -74,7 +74,7 @@ _GET_MATCH_AS = (
 )
 # The match row, and the credential's: a token re-issued while this waited for the
 # match's lock is then read as it is after the re-issue (gone), not as before.
-_LOCK_MATCH_AS = _GET_MATCH_AS.with_for_update(of=[MATCH, CREDENTIAL])
+_LOCK_MATCH_WITH_CREDENTIAL = _GET_MATCH_WITH_CREDENTIAL.with_for_update(of=[MATCH, CREDENTIAL])
 _DELETE_CREDENTIALS_OF = delete(CREDENTIAL).where(
     CREDENTIAL.c.match_id == bindparam("match_id"),
     CREDENTIAL.c.role == bindparam("role"),
@@ -209,13 +209,13 @@ def get_match(
     return connection.execute(statement, {"id": match_id}).mappings().first()
 
 
-def get_match_as(
+def get_match_with_credential(
     connection: Connection, match_id: str, credential_id: str, *, for_update: bool = False
 ) -> RowMapping | None:
     """The match row with the credential's ``credential_role``, ``credential_seat`` and
     ``credential_secret_hash``; None unless the credential is one of this match's.
     ``for_update`` locks the match row until the transaction ends (PostgreSQL)."""
-    statement = _LOCK_MATCH_AS if for_update else _GET_MATCH_AS
+    statement = _LOCK_MATCH_WITH_CREDENTIAL if for_update else _GET_MATCH_WITH_CREDENTIAL
     params = {"id": match_id, "credential_id": credential_id}
     return connection.execute(statement, params).mappings().first()
 

@@ -182,7 +182,7 @@ def match_for_caller(
     ``check_access`` says why not: 401, 404 or 403."""
     row = None
     if is_match_id(access.match_id):  # another id names no match, and is not sent
-        row = repository.get_match_as(
+        row = repository.get_match_with_credential(
             uow.connection, access.match_id, access.credential_id, for_update=for_update
         )
     if row is None or not _allows(access, row["credential_role"], row["credential_secret_hash"]):

@@ -126,9 +126,9 @@ def get_round(
 ) -> Response:
     """One round with its input and result."""
     with turn.caller() as caller:
-        found, version = rounds.get_round(caller.uow, caller.match, number)
+        round_row, version = rounds.get_round(caller.uow, caller.match, number)
     return unchanged(if_none_match, version) or model_response(
-        RoundRead.model_validate(found), version
+        RoundRead.model_validate(round_row), version
     )
 
 
