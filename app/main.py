@@ -88,6 +88,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     for module in API_MODULES:
         app.include_router(module.router)
+    if settings.metrics_enabled:
+        app.include_router(health.metrics_router)
     docs.install(app)
     web.install(app)
     app.state.settings = settings

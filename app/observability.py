@@ -13,6 +13,7 @@ from typing import Any
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from app import metrics
 from app.api.problems import problem
 
 request_id_var: ContextVar[str | None] = ContextVar("request_id", default=None)
@@ -93,9 +94,15 @@ def configure_logging(level: str, *, json_logs: bool) -> None:
     logging.getLogger("alembic.runtime.migration").setLevel(logging.WARNING)
 
 
+NOSNIFF = (b"x-content-type-options", b"nosniff")
+
+
 class RequestContext:
     """Give every request an id (the client's X-Request-ID when sane), echo it on the
-    response, log one access line, and turn an unexpected exception into a 500 problem."""
+    response, log one access line, and turn an unexpected exception into a 500 problem.
+
+    Every response also says ``X-Content-Type-Options: nosniff``: a browser takes a
+    JSON answer (whose strings a client sent) for nothing but what its type says."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
@@ -111,16 +118,20 @@ class RequestContext:
         request_id = sent if _VALID_REQUEST_ID.fullmatch(sent) else str(uuid.uuid4())
         token = request_id_var.set(request_id)
         started = time.perf_counter()
+        answered = started
         status = 500
         response_started = False
 
         async def send_with_id(message: Message) -> None:
-            nonlocal status, response_started
+            nonlocal status, response_started, answered
             if message["type"] == "http.response.start":
                 response_started = True
+                answered = time.perf_counter()
                 status = message["status"]
                 headers = list(message.get("headers", []))
                 headers.append((b"x-request-id", request_id.encode()))
+                if not any(name == b"x-content-type-options" for name, _ in headers):
+                    headers.append(NOSNIFF)
                 message = {**message, "headers": headers}
             await send(message)
 
@@ -137,7 +148,19 @@ class RequestContext:
         finally:
             if access_logger.isEnabledFor(logging.INFO):
                 log_access(scope, status, started)
+            count_request(
+                scope, status, (answered if response_started else time.perf_counter()) - started
+            )
             request_id_var.reset(token)
+
+
+def count_request(scope: Scope, status: int, seconds: float) -> None:
+    """The request in the metrics, under its route's template (a stream's time is to
+    its first byte, not its end)."""
+    route = getattr(scope.get("route"), "path", "unmatched")
+    method = scope["method"]
+    metrics.REQUESTS.labels(route, method, str(status)).inc()
+    metrics.REQUEST_SECONDS.labels(route, method).observe(seconds)
 
 
 def log_access(scope: Scope, status: int, started: float) -> None:

@@ -285,7 +285,9 @@ class MatchRead(Read):
 class JoinLinks(Read):
     """Each token as a link a phone can open, e.g. from a QR code. The token is in the
     URL's fragment (``#/m/{match_id}?t={token}``), which a browser never sends to a
-    server, so it appears in no request line and no log."""
+    server, so it appears in no request line and no log. A link is absolute when the
+    service knows its public address (``PUBLIC_BASE_URL``); otherwise it is relative to
+    the service's root (``/#/m/...``): resolve it against the URL you called."""
 
     model_config = ConfigDict(
         json_schema_extra={
@@ -332,6 +334,13 @@ class TokenReissue(StrictModel):
     seat: int | None = Field(
         None, ge=0, le=15, description="the seat, for a player's token; absent otherwise"
     )
+    recovery_code: str | None = Field(
+        None,
+        min_length=1,
+        max_length=128,
+        description="with the host's token only: the current recovery code, to replace it "
+        "too (the answer's `recovery`); absent, the code stays as it is",
+    )
 
 
 class IssuedToken(Read):
@@ -345,6 +354,7 @@ class IssuedToken(Read):
                     "seat": 1,
                     "token": "4f1cQm3xY0aB9cDe.Zq...",
                     "link": "https://squarescores.example/#/m/4f1c...?t=4f1cQm3xY0aB9cDe.Zq...",
+                    "recovery": None,
                 }
             ]
         }
@@ -354,10 +364,16 @@ class IssuedToken(Read):
     seat: int | None
     token: str
     link: str = Field(description="the token as a join link (see JoinLinks)")
+    recovery: str | None = Field(
+        description="the host's new recovery code, after a recovery or a re-issue of the "
+        "host's token that sent the current code; the one before it no longer works. "
+        "Null otherwise"
+    )
 
 
 class HostRecovery(StrictModel):
-    """The recovery code shown when the match was created."""
+    """The match's current recovery code: the one shown at creation, or the last one a
+    recovery or a host's re-issue gave."""
 
     model_config = ConfigDict(json_schema_extra={"examples": [{"recovery_code": "q8ZfK2..."}]})
 

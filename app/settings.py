@@ -35,13 +35,28 @@ class Settings(BaseSettings):
     rate_limit_matches_per_minute: int = Field(
         30, ge=0, description="match creations a client may make a minute; 0 turns it off"
     )
+    rate_limit_tokens_per_minute: int = Field(
+        10,
+        ge=0,
+        description="token re-issues a client may make a minute, and a match take (counted "
+        "apart), and as many host recoveries; 0 turns it off",
+    )
+    rate_limit_tickets_per_minute: int = Field(
+        60,
+        ge=0,
+        description="stream tickets a client may take a minute, and a match give (counted "
+        "apart); 0 turns it off",
+    )
     cors_origins: list[str] = Field(
         default_factory=list, description='origins allowed by CORS, e.g. ["https://app.example"]'
     )
     public_base_url: str | None = Field(
         None,
-        description="where people open the service, for join links (e.g. "
-        "https://scores.example); unset: the address each request came to",
+        description="where people open the service, for absolute join links (e.g. "
+        "https://scores.example); unset: join links are relative to the service's root",
+    )
+    metrics_enabled: bool = Field(
+        False, description="serve Prometheus metrics at /metrics (keep it off the internet)"
     )
     log_level: str = "info"
     log_json: bool = True

@@ -105,15 +105,19 @@ class Turn:
 
     @contextmanager
     def caller(self) -> Iterator[Caller]:
-        """The unit of work with the caller checked in it (401, 404, 403, in the
-        contract's order), the match read, and for a change locked, in the same
-        statement (``match_for_caller``)."""
+        """The unit of work with the caller checked in it (``check``)."""
+        with self.unit() as uow:
+            yield self.check(uow)
+
+    def check(self, uow: UnitOfWork) -> Caller:
+        """The caller, checked in ``uow`` (401, 404, 403, in the contract's order), with
+        the match read, and for a change locked, in the same statement
+        (``match_for_caller``)."""
         assert self.access is not None, "a route open to anyone has no caller"
         # A change locks the match; a reader's write (a stream ticket) need not.
         lock = self.write and self.access.need is not Permission.READ
-        with self.unit() as uow:
-            match, who = match_for_caller(uow, self.access, for_update=lock)
-            yield Caller(uow, who, match)
+        match, who = match_for_caller(uow, self.access, for_update=lock)
+        return Caller(uow, who, match)
 
 
 class CallerTurn:
@@ -182,14 +186,68 @@ async def check_caller(db: Database, access: Access) -> Principal:
     return who
 
 
-async def match_creation_limit(request: Request) -> RateLimit | None:
-    """The client's limit on creating matches; None when the limit is off."""
+def client_address(request: Request) -> str:
+    return request.client.host if request.client else "unknown"
+
+
+async def match_creation_limit(request: Request) -> tuple[RateLimit, ...]:
+    """The client's limit on creating matches; none when the limit is off."""
     per_minute = request.app.state.settings.rate_limit_matches_per_minute
     if not per_minute:
-        return None
-    return RateLimit(
-        client=request.client.host if request.client else "unknown", per_minute=per_minute
-    )
+        return ()
+    client = client_address(request)
+    return (RateLimit(f"matches {client}", per_minute, "matches created from one client"),)
 
 
-RateLimitDep = Annotated[RateLimit | None, Depends(match_creation_limit)]
+class Limits:
+    """The limits of an operation (``kind``), from its setting: per client address and,
+    with ``per_match``, per match, each counted apart; none when the setting is 0.
+
+    A recovery is limited per client only: anyone who knows a match's id could use up
+    a per-match count and lock its host out.
+    """
+
+    def __init__(self, kind: str, setting: str, *, per_match: bool) -> None:
+        self.kind, self.setting, self.per_match = kind, setting, per_match
+
+    def of(self, request: Request, whose: str | None, what: str) -> tuple[RateLimit, ...]:
+        """The limits, per client and per ``whose`` (a ``what``: a match, a token)."""
+        per_minute: int = getattr(request.app.state.settings, self.setting)
+        if not per_minute:
+            return ()
+        client = client_address(request)
+        limits = [RateLimit(f"{self.kind} {client}", per_minute, f"{self.kind} from one client")]
+        if whose is not None:
+            limits.append(
+                RateLimit(f"{self.kind} {whose}", per_minute, f"{self.kind} for one {what}")
+            )
+        return tuple(limits)
+
+    async def __call__(self, request: Request, match_id: str) -> tuple[RateLimit, ...]:
+        return self.of(request, match_id if self.per_match else None, "match")
+
+
+class TokenLimits(Limits):
+    """Per client address and per token: stream tickets. A viewer's token is shared
+    widely, and one holder could use up a per-match count for every phone."""
+
+    async def __call__(  # type: ignore[override]
+        self, request: Request, match_id: str, token: BearerTokenDep
+    ) -> tuple[RateLimit, ...]:
+        return self.of(request, token.partition(".")[0], "token")
+
+
+RateLimits = tuple[RateLimit, ...]
+RateLimitDep = Annotated[RateLimits, Depends(match_creation_limit)]
+ReissueLimitDep = Annotated[
+    RateLimits,
+    Depends(Limits("re-issued tokens", "rate_limit_tokens_per_minute", per_match=True)),
+]
+RecoveryLimitDep = Annotated[
+    RateLimits,
+    Depends(Limits("host recoveries", "rate_limit_tokens_per_minute", per_match=False)),
+]
+TicketLimitDep = Annotated[
+    RateLimits,
+    Depends(TokenLimits("stream tickets", "rate_limit_tickets_per_minute", per_match=False)),
+]

@@ -2,8 +2,12 @@
 
 The token rides in the URL's fragment, ``{base}/#/m/{match_id}?t={token}``: a
 browser never sends the fragment to a server, so the token appears in no request
-line, proxy log or Referer. ``base`` is ``PUBLIC_BASE_URL``, or else the address the
-request came to.
+line, proxy log or Referer.
+
+A link is absolute only under ``PUBLIC_BASE_URL``. Without it, a link is relative to
+the service's root (``/#/m/...``), which a client resolves against the address it
+called: never built from the request's Host header, which anyone can forge to have a
+host's link point at their own site.
 """
 
 from fastapi import Request
@@ -13,7 +17,11 @@ from app.settings import Settings
 
 
 def base_url(request: Request, settings: Settings) -> str:
-    return (settings.public_base_url or str(request.base_url)).rstrip("/")
+    """What a join link starts with: ``PUBLIC_BASE_URL``, or else the path the service
+    is served under (``--root-path``; empty at the root)."""
+    if settings.public_base_url:
+        return settings.public_base_url.rstrip("/")
+    return str(request.scope.get("root_path", "")).rstrip("/")
 
 
 def join_link(base: str, match_id: str, token: str) -> str:

@@ -28,6 +28,7 @@ from fastapi import Response
 from pydantic import BaseModel
 from pydantic_core import to_json
 
+from app import metrics
 from app.api.problems import PROBLEM_JSON, problem_body, status_of
 from app.db.database import UnitOfWork
 from app.errors import ServiceError
@@ -50,7 +51,10 @@ def replayed(uow: UnitOfWork, claim: IdempotencyClaim | None) -> Response | None
     if claim is None:
         return None
     kept_response = idempotency.claim(uow, claim)
-    return None if kept_response is None else _replay(kept_response)
+    if kept_response is None:
+        return None
+    metrics.REPLAYS.inc()
+    return _replay(kept_response)
 
 
 def kept(uow: UnitOfWork, claim: IdempotencyClaim | None, result: WriteResult) -> Response:

@@ -11,6 +11,7 @@ the others.
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import AsyncIterator, Callable, Iterator, Mapping
 from contextlib import asynccontextmanager, contextmanager
 from functools import partial
@@ -21,6 +22,7 @@ import orjson
 from sqlalchemy import Connection, Engine, create_engine, event
 from sqlalchemy.engine import make_url
 
+from app import metrics
 from app.errors import DatabaseUnavailable
 from app.settings import Settings
 
@@ -59,6 +61,9 @@ class Database:
         url = make_url(settings.database_url)
         self.is_sqlite = url.get_backend_name() == "sqlite"
         kwargs: dict[str, Any] = {
+            # A failed statement's error (and so the log) shows no parameter: they hold
+            # idempotency keys, credential ids and client addresses.
+            "hide_parameters": True,
             # JSON columns are (de)serialized on every write and read: orjson is
             # faster than the standard library.
             "json_serializer": _dumps,
@@ -113,8 +118,11 @@ class Database:
         try:
             turns.acquire_nowait()
         except anyio.WouldBlock:
+            started = time.perf_counter()
             with anyio.move_on_after(self.turn_timeout_s) as waiting:
                 await turns.acquire()
+            waited = metrics.TURN_WAIT_SECONDS.labels("write" if write else "read")
+            waited.observe(time.perf_counter() - started)
             if waiting.cancelled_caught:
                 raise DatabaseUnavailable("the database is busy; retry shortly") from None
         try:
@@ -133,6 +141,7 @@ class Database:
         of one statement needs neither: it runs without BEGIN and COMMIT (autocommit
         on PostgreSQL), which on PostgreSQL saves two round trips.
         """
+        started = time.perf_counter()
         with self.engine.connect() as connection:
             if not self.is_sqlite:
                 if snapshot and not write:
@@ -146,6 +155,8 @@ class Database:
                     connection.exec_driver_sql("BEGIN IMMEDIATE" if write else "BEGIN")
                 uow = UnitOfWork(connection)
                 yield uow
+        held = time.perf_counter() - started
+        metrics.UNIT_SECONDS.labels("write" if write else "read").observe(held)
         if uow.changed and self.on_changed is not None:
             try:
                 self.on_changed(tuple(uow.changed))

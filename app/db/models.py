@@ -12,6 +12,7 @@ from sqlalchemy import (
     ForeignKey,
     Index,
     Integer,
+    LargeBinary,
     String,
     Table,
     UniqueConstraint,
@@ -129,9 +130,11 @@ CREDENTIAL: Table = Credential.__table__  # type: ignore[attr-defined]
 class IdempotencyKey(SQLModel, table=True):
     """The first response to a POST sent with an Idempotency-Key, for replays.
 
-    ``scope`` is the match id (empty for match creation). The row is inserted in
-    the same transaction as the write it guards, so a key and its effect commit
-    or vanish together.
+    ``scope`` is the match id (empty for match creation); ``key`` the SHA-256 of the
+    Idempotency-Key, never the key. The row is inserted in the same transaction as
+    the write it guards, so a key and its effect commit or vanish together.
+    ``sealed`` is the response (body and headers), encrypted with a key derived from
+    the Idempotency-Key (``app.services.idempotency``); NULL while the write runs.
     """
 
     __tablename__ = "idempotency_key"
@@ -141,8 +144,7 @@ class IdempotencyKey(SQLModel, table=True):
     key: str = Field(sa_column=Column(String(255), primary_key=True))
     fingerprint: str = Field(max_length=64)
     status: int
-    body: dict[str, Any] | None = _json(nullable=True)
-    headers: dict[str, Any] | None = _json(nullable=True)
+    sealed: bytes | None = Field(default=None, sa_column=Column(LargeBinary, nullable=True))
     created_at: datetime = _utc()
 
 

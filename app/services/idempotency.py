@@ -3,15 +3,26 @@
 A key is claimed in the same transaction as the write it guards, so a key and its
 effect commit or vanish together. What is kept is opaque here: the API layer
 stores the response it gave (status, body, headers) and replays it.
+
+Nothing kept can be read without the key itself. The row is found by the key's
+SHA-256, and the outcome is sealed (AES-GCM) with a key derived from the
+Idempotency-Key (HKDF-SHA256): a create's answer holds every token of the match and
+its recovery code, and the table alone gives none of them away.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import dataclass
+import os
+from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any
+
+import orjson
+from cryptography.hazmat.primitives import hashes
+from cryptography.hazmat.primitives.ciphers.aead import AESGCM
+from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
 from app.db import repository
 from app.db.database import UnitOfWork
@@ -21,6 +32,8 @@ from app.services.state import utcnow
 KEY_TTL = timedelta(hours=24)
 PRUNE_BATCH = 500
 IN_FLIGHT = 0
+NONCE_BYTES = 12  # AES-GCM's nonce, random for each outcome sealed
+SEAL_INFO = b"squarescores idempotent replay v1"  # HKDF's info: what the derived key is for
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,7 +41,7 @@ class IdempotencyClaim:
     """An Idempotency-Key, where it applies, and the request it was first sent with."""
 
     scope: str
-    key: str
+    key: str = field(repr=False)  # never stored, logged or shown in a traceback's locals
     fingerprint: str
 
     @classmethod
@@ -37,6 +50,36 @@ class IdempotencyClaim:
         canonical = json.dumps(body, sort_keys=True, separators=(",", ":"), default=str)
         digest = hashlib.sha256(f"{request}\n{canonical}".encode()).hexdigest()
         return cls(scope=scope, key=key, fingerprint=digest)
+
+    @property
+    def digest(self) -> str:
+        """What the row is found by: the key's SHA-256."""
+        return key_digest(self.key)
+
+    def seal(self, status: int, outcome: dict[str, Any]) -> bytes:
+        """``outcome``, encrypted with a key only this Idempotency-Key gives."""
+        nonce = os.urandom(NONCE_BYTES)
+        sealed = self._cipher().encrypt(nonce, orjson.dumps(outcome), self._bound_to(status))
+        return nonce + sealed
+
+    def open(self, status: int, sealed: bytes) -> dict[str, Any]:
+        nonce, data = sealed[:NONCE_BYTES], sealed[NONCE_BYTES:]
+        opened: dict[str, Any] = orjson.loads(
+            self._cipher().decrypt(nonce, data, self._bound_to(status))
+        )
+        return opened
+
+    def _cipher(self) -> AESGCM:
+        derive = HKDF(algorithm=hashes.SHA256(), length=32, salt=None, info=SEAL_INFO)
+        return AESGCM(derive.derive(self.key.encode()))
+
+    def _bound_to(self, status: int) -> bytes:
+        # The sealed outcome opens only in its own row, with its own status.
+        return f"{self.scope}\n{self.fingerprint}\n{status}".encode()
+
+
+def key_digest(key: str) -> str:
+    return hashlib.sha256(key.encode()).hexdigest()
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,11 +97,10 @@ def claim(uow: UnitOfWork, key_claim: IdempotencyClaim) -> KeptResponse | None:
     now = utcnow()
     values = {
         "scope": key_claim.scope,
-        "key": key_claim.key,
+        "key": key_claim.digest,
         "fingerprint": key_claim.fingerprint,
         "status": IN_FLIGHT,
-        "body": None,
-        "headers": None,
+        "sealed": None,
         "created_at": now,
     }
     if repository.claim_idempotency_key(uow.connection, values):
@@ -67,7 +109,7 @@ def claim(uow: UnitOfWork, key_claim: IdempotencyClaim) -> KeptResponse | None:
                 uow.connection, now - KEY_TTL, limit=PRUNE_BATCH
             )
         return None
-    row = repository.get_idempotency_key(uow.connection, key_claim.scope, key_claim.key)
+    row = repository.get_idempotency_key(uow.connection, key_claim.scope, key_claim.digest)
     assert row is not None
     if row["fingerprint"] != key_claim.fingerprint:
         raise IdempotencyKeyReused(
@@ -75,10 +117,12 @@ def claim(uow: UnitOfWork, key_claim: IdempotencyClaim) -> KeptResponse | None:
         )
     if row["status"] == IN_FLIGHT:
         raise IdempotencyKeyInFlight("a request with this Idempotency-Key is still running")
-    return KeptResponse(status=row["status"], body=row["body"], headers=dict(row["headers"] or {}))
+    outcome = key_claim.open(row["status"], row["sealed"])
+    return KeptResponse(status=row["status"], body=outcome["body"], headers=outcome["headers"])
 
 
 def keep(uow: UnitOfWork, key_claim: IdempotencyClaim, outcome: KeptResponse) -> None:
-    """Keep the outcome of the write the key was claimed for."""
-    values = {"status": outcome.status, "body": outcome.body, "headers": outcome.headers}
-    repository.update_idempotency_key(uow.connection, key_claim.scope, key_claim.key, values)
+    """Keep the outcome of the write the key was claimed for, sealed."""
+    sealed = key_claim.seal(outcome.status, {"body": outcome.body, "headers": outcome.headers})
+    values = {"status": outcome.status, "sealed": sealed}
+    repository.update_idempotency_key(uow.connection, key_claim.scope, key_claim.digest, values)

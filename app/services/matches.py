@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import uuid
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -44,10 +44,10 @@ class NewMatch:
     recovery: str
 
 
-def create_match(uow: UnitOfWork, body: Any, *, limit: RateLimit | None = None) -> NewMatch:
+def create_match(uow: UnitOfWork, body: Any, *, limits: Iterable[RateLimit] = ()) -> NewMatch:
     """Create a match with its tokens; the tokens are shown in this answer only.
 
-    ``limit`` counts the creation against the client's rate limit.
+    ``limits`` count the creation against the client's rate limit.
     """
     players = list(body.players)
     settings = body.settings
@@ -62,8 +62,7 @@ def create_match(uow: UnitOfWork, body: Any, *, limit: RateLimit | None = None) 
     sheet = game.initial_state()
     status = status_of(game, settings, sheet, 0)
 
-    if limit is not None:
-        ratelimit.count(uow, limit)
+    ratelimit.count(uow, limits)
     now = utcnow()
     match_id = uuid.uuid4().hex
     row = {

@@ -1,11 +1,15 @@
-"""A fixed-window limit on match creation per client, shared by every worker."""
+"""Fixed-window limits on what a client, or a match, may do a minute, shared by every
+worker: creating matches (per client); re-issuing and recovering tokens, and taking
+stream tickets (each per client and per match)."""
 
 from __future__ import annotations
 
 import math
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass
 
+from app import metrics
 from app.db import repository
 from app.db.database import UnitOfWork
 from app.errors import RateLimited
@@ -13,28 +17,32 @@ from app.errors import RateLimited
 
 @dataclass(frozen=True, slots=True)
 class RateLimit:
-    """At most ``per_minute`` limited requests a minute from ``client``."""
+    """At most ``per_minute`` requests a minute counted under ``key`` (what is done,
+    and by which client or on which match); ``what`` names them in the refusal."""
 
-    client: str
+    key: str
     per_minute: int
+    what: str
     window_s: int = 60
 
 
-def count(uow: UnitOfWork, limit: RateLimit) -> None:
-    """Count one request in the caller's write transaction; RateLimited past the limit.
+def count(uow: UnitOfWork, limits: Iterable[RateLimit]) -> None:
+    """Count one request against each limit, in the caller's write transaction;
+    RateLimited past any of them.
 
     The count is part of the transaction it guards: a refused request rolls back and
     so is not counted, and a replayed idempotent request never gets here.
     """
-    now = time.time()
-    window = int(now // limit.window_s)
-    seen = repository.count_in_window(uow.connection, limit.client[:64], window)
-    if seen == 1:
-        repository.delete_windows_before(uow.connection, window - 1)
-    if seen > limit.per_minute:
-        retry_after = max(1, math.ceil((window + 1) * limit.window_s - now))
-        raise RateLimited(
-            f"at most {limit.per_minute} matches a minute from one client; "
-            f"retry in {retry_after} s",
-            retry_after=retry_after,
-        )
+    for limit in limits:
+        now = time.time()
+        window = int(now // limit.window_s)
+        seen = repository.count_in_window(uow.connection, limit.key[:64], window)
+        if seen == 1:
+            repository.delete_windows_before(uow.connection, window - 1)
+        if seen > limit.per_minute:
+            metrics.RATE_LIMITED.labels(limit.what).inc()
+            retry_after = max(1, math.ceil((window + 1) * limit.window_s - now))
+            raise RateLimited(
+                f"at most {limit.per_minute} {limit.what} a minute; retry in {retry_after} s",
+                retry_after=retry_after,
+            )

@@ -4,6 +4,7 @@ or the changes a resuming client missed), and the short-lived tickets browsers u
 from __future__ import annotations
 
 import secrets
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -12,7 +13,16 @@ from app.db import repository
 from app.db.database import UnitOfWork
 from app.errors import Forbidden, MatchNotFound, Unauthenticated
 from app.games.base import MatchStatus
-from app.services.auth import Principal, Role, hash_secret, is_match_id, or_not_found
+from app.services import ratelimit
+from app.services.auth import (
+    Principal,
+    Role,
+    credential_exists,
+    hash_secret,
+    is_match_id,
+    or_not_found,
+)
+from app.services.ratelimit import RateLimit
 from app.services.state import MatchState, match_json, utcnow
 
 TICKET_TTL = timedelta(seconds=60)
@@ -28,10 +38,16 @@ class Opening:
     ended: bool
 
 
-def opening(uow: UnitOfWork, match_id: str, after: int | None) -> Opening:
+def opening(uow: UnitOfWork, who: Principal, after: int | None) -> Opening:
     """A snapshot of the match; or, for a client that has seen version ``after``, the
-    changes since, once each and in order, when the log still holds them all."""
-    connection = uow.connection
+    changes since, once each and in order, when the log still holds them all.
+
+    The reader's token is checked again in the same read (401 once replaced): a token
+    replaced after the stream's first check, before this read, gets no state from
+    after its replacement. One replaced later arrives as a ``token_reissued`` change."""
+    connection, match_id = uow.connection, who.match_id
+    if who.credential_id is not None and not credential_exists(uow, who.credential_id):
+        raise Unauthenticated("the token has been replaced by a re-issued one")
     state = MatchState.load(or_not_found(repository.get_match(connection, match_id), match_id))
     version, ended = state.version, state.status is MatchStatus.ENDED
     if after is not None and after <= version:
@@ -50,10 +66,14 @@ def changes_after(uow: UnitOfWork, match_id: str, after: int) -> Any:
     return repository.changes_after(uow.connection, match_id, after, limit=REPLAY_LIMIT)
 
 
-def issue_ticket(uow: UnitOfWork, who: Principal) -> tuple[str, datetime]:
+def issue_ticket(
+    uow: UnitOfWork, who: Principal, *, limits: Iterable[RateLimit] = ()
+) -> tuple[str, datetime]:
     """A ticket that opens this match's stream, and when it stops doing so. Read-only:
-    no other route takes it. Stored as its hash, bound to the caller's credential."""
+    no other route takes it. Stored as its hash, bound to the caller's credential.
+    ``limits``: the rate limits it counts against."""
     assert who.credential_id is not None
+    ratelimit.count(uow, limits)
     now = utcnow()
     repository.delete_expired_tickets(uow.connection, now)
     ticket = secrets.token_urlsafe(32)

@@ -2,24 +2,31 @@
 the recovery code; the match's history of both. One transaction each.
 
 A re-issued token replaces the one before it at once: the old credential row is
-deleted, and every request reads its credential afresh, on every worker.
+deleted, and every request reads its credential afresh, on every worker. A recovery
+gives a new recovery code, which retires the one it was made with: a leaked code
+takes over a match once, not for good. The host re-issuing its own token replaces the
+code only when it sends the current one: a stolen host token alone cannot lock the
+owner out of recovery.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
 from app.db import repository
 from app.db.database import UnitOfWork
 from app.errors import FieldError, InvalidInput, MatchNotFound, Unauthenticated
-from app.services import changes
+from app.services import changes, ratelimit
 from app.services.auth import (
     Role,
     is_match_id,
     new_credential,
+    new_recovery_code,
     recovery_matches,
 )
+from app.services.ratelimit import RateLimit
 from app.services.state import MatchState, utcnow
 from app.services.writes import WriteRequest, lock_match
 
@@ -31,10 +38,18 @@ class Issued:
     role: Role
     seat: int | None
     token: str
+    recovery: str | None = None  # the host's new recovery code, with a new host token
 
 
 def _replace(
-    uow: UnitOfWork, state: MatchState, role: Role, seat: int | None, by: str, action: str
+    uow: UnitOfWork,
+    state: MatchState,
+    role: Role,
+    seat: int | None,
+    by: str,
+    action: str,
+    *,
+    new_recovery: bool = False,
 ) -> Issued:
     """Replace the tokens of ``role`` (and ``seat``) with a new one. The match's version
     rises (its credentials changed), so live streams see the change in order."""
@@ -54,13 +69,26 @@ def _replace(
             "recorded_at": now,
         },
     )
-    changed = {"version": state.version + 1, "updated_at": now}
+    changed: dict[str, Any] = {"version": state.version + 1, "updated_at": now}
+    recovery = None
+    if new_recovery:
+        recovery, changed["recovery_hash"] = new_recovery_code()
     changes.save(uow, state, changed, "token_reissued", role=role.value, seat=seat)
-    return Issued(role, seat, token)
+    return Issued(role, seat, token, recovery)
 
 
-def reissue(uow: UnitOfWork, request: WriteRequest, role: Role, seat: int | None) -> Issued:
-    """Issue a new token for ``role`` (and ``seat``); the one it replaces stops working."""
+def reissue(
+    uow: UnitOfWork,
+    request: WriteRequest,
+    role: Role,
+    seat: int | None,
+    *,
+    recovery_code: str | None = None,
+    limits: Iterable[RateLimit] = (),
+) -> Issued:
+    """Issue a new token for ``role`` (and ``seat``); the one it replaces stops working.
+    With the host's token, ``recovery_code`` (the current one) is replaced too.
+    ``limits``: the rate limits it counts against."""
     state, who = request.state(), request.who
     seats = state.game.seat_count
     if role is Role.PLAYER and (seat is None or seat >= seats):
@@ -69,19 +97,40 @@ def reissue(uow: UnitOfWork, request: WriteRequest, role: Role, seat: int | None
     if role is not Role.PLAYER and seat is not None:
         message = f"a {role.value} token has no seat"
         raise InvalidInput(message, errors=[FieldError(("body", "seat"), message)])
-    return _replace(uow, state, role, seat, who.label, "token_reissued")
+    if recovery_code is not None:
+        if role is not Role.HOST:
+            message = "a recovery code is replaced only with the host's token"
+        elif not recovery_matches(recovery_code, state.row["recovery_hash"]):
+            message = "not the match's current recovery code"
+        else:
+            message = ""
+        if message:
+            loc = ("body", "recovery_code")
+            raise InvalidInput(message, errors=[FieldError(loc, message)])
+    ratelimit.count(uow, limits)
+    rotate = recovery_code is not None
+    return _replace(uow, state, role, seat, who.label, "token_reissued", new_recovery=rotate)
+
+
+def count_recovery(uow: UnitOfWork, match_id: str, limits: Iterable[RateLimit]) -> None:
+    """Count a recovery attempt against ``limits``, in a unit of its own: a wrong code,
+    whose own unit rolls back, counts too."""
+    if is_match_id(match_id):  # else recover_host answers 404
+        ratelimit.count(uow, limits)
 
 
 def recover_host(uow: UnitOfWork, match_id: str, recovery_code: str) -> Issued:
-    """A new host token for the holder of the recovery code. The code stays valid (a
-    retry after a lost answer must not lock the host out): it is the match's master
-    key, kept apart from the tokens."""
+    """A new host token, and a new recovery code, for the holder of the recovery code,
+    which no longer works after this. (A retry after a lost answer replays it, by its
+    Idempotency-Key.)"""
     if not is_match_id(match_id):  # answered without asking the database
         raise MatchNotFound(f"no match {match_id!r}")
     state = lock_match(uow, match_id)
     if not recovery_matches(recovery_code, state.row["recovery_hash"]):
         raise Unauthenticated("the recovery code is not known for this match")
-    return _replace(uow, state, Role.HOST, None, "recovery", "host_token_recovered")
+    return _replace(
+        uow, state, Role.HOST, None, "recovery", "host_token_recovered", new_recovery=True
+    )
 
 
 def history(

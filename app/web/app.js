@@ -225,8 +225,10 @@ function tableList() {
 function linksSection(id, entry, players, { collapsed = false } = {}) {
   const links = entry && entry.links;
   if (!links) return null;
-  const item = (text, href, role, seat) =>
-    h(
+  // A link is relative unless the service knows its public address: this page's own.
+  const item = (text, link, role, seat) => {
+    const href = new URL(link, location.href).href;
+    return h(
       "li",
       {},
       h("span", { class: "link-label" }, text),
@@ -237,6 +239,7 @@ function linksSection(id, entry, players, { collapsed = false } = {}) {
         href,
       ),
     );
+  };
   return h(
     collapsed ? "details" : "section",
     { class: "card", id: "links" },

@@ -168,7 +168,7 @@ def test_an_idempotent_replay_is_not_rate_limited(database_url: str) -> None:
     _clear_of_a_window_edge()
     settings = Settings(database_url=database_url, rate_limit_matches_per_minute=1)
     with TestClient(create_app(settings), client=("203.0.113.9", 5000)) as limited:
-        key = {"Idempotency-Key": "once-only"}
+        key = {"Idempotency-Key": str(uuid.uuid4())}
         first = limited.post("/v1/matches", json=MATCH_BODY, headers=key)
         replay = limited.post("/v1/matches", json=MATCH_BODY, headers=key)
         assert first.status_code == replay.status_code == 201

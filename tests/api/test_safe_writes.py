@@ -18,7 +18,7 @@ MATCH_BODY = {"game": "asszorti", "players": PLAYERS}
 
 
 def test_create_match_replays_the_same_tokens(client: Any) -> None:
-    headers = {"Idempotency-Key": "create-7f3a"}
+    headers = {"Idempotency-Key": "create-7f3a9c1e-4b2d-4e8a-9f6b"}
     first = client.post("/v1/matches", json=MATCH_BODY, headers=headers)
     again = client.post("/v1/matches", json=MATCH_BODY, headers=headers)
     assert first.status_code == again.status_code == 201

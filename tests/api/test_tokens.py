@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import uuid
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
@@ -32,7 +33,27 @@ def test_creation_gives_a_recovery_code_and_a_join_link_per_token(table: Table) 
     assert _link_token(links["host"], table.id) == tokens["host"]
     assert _link_token(links["viewer"], table.id) == tokens["viewer"]
     assert [_link_token(link, table.id) for link in links["players"]] == tokens["players"]
-    assert links["host"].startswith("http://testserver/#/m/")  # the token is in the fragment
+    # The token is in the fragment; without PUBLIC_BASE_URL the link is relative.
+    assert links["host"].startswith(f"/#/m/{table.id}?t=")
+
+
+def test_a_forged_host_header_never_reaches_a_link(table: Table) -> None:
+    """Without PUBLIC_BASE_URL, a host's link is not built from the Host header the
+    request sent: a stranger's proxy or a forged header cannot point it elsewhere."""
+    forged = {"Host": "evil.example", "X-Forwarded-Host": "evil.example"}
+    created = table.client.post(
+        "/v1/matches", json={"game": "asszorti", "players": PLAYERS}, headers=forged
+    )
+    assert created.status_code == 201, created.text
+    assert "evil.example" not in created.text
+    issued = table.client.post(
+        table.url + "/tokens",
+        json={"role": "viewer"},
+        headers={**forged, **_bearer(table.tokens["host"])},
+    )
+    assert issued.status_code == 200, issued.text
+    assert "evil.example" not in issued.text
+    assert issued.json()["link"].startswith(f"/#/m/{table.id}?t=")
 
 
 def test_join_links_use_the_public_base_url(database_url: str) -> None:
@@ -112,7 +133,7 @@ def test_only_the_host_reissues_tokens(table: Table, who: str | int) -> None:
     assert table.client.get(table.url, headers=_bearer(table.tokens["viewer"])).status_code == 200
 
 
-def test_the_recovery_code_gives_a_new_host_token_and_survives_a_lost_answer(
+def test_recovering_gives_a_new_host_token_and_code_and_retires_the_old_ones(
     table: Table,
 ) -> None:
     code = table.tokens["recovery"]
@@ -120,11 +141,15 @@ def test_the_recovery_code_gives_a_new_host_token_and_survives_a_lost_answer(
     assert recovered.status_code == 200, recovered.text
     first = recovered.json()
     assert first["role"] == "host" and first["seat"] is None
+    assert first["recovery"] and first["recovery"] != code
     assert table.client.get(table.url, headers=_bearer(table.tokens["host"])).status_code == 401
     assert table.client.get(table.url, headers=_bearer(first["token"])).status_code == 200
-    # The answer was lost: the same code works again, and only the newest token counts.
-    again = table.client.post(table.url + "/recover", json={"recovery_code": code})
-    assert again.status_code == 200
+    # A leaked code takes over a match once, not for good.
+    stale = table.client.post(table.url + "/recover", json={"recovery_code": code})
+    assert stale.status_code == 401
+    assert table.client.get(table.url, headers=_bearer(first["token"])).status_code == 200
+    again = table.client.post(table.url + "/recover", json={"recovery_code": first["recovery"]})
+    assert again.status_code == 200 and again.json()["recovery"] != first["recovery"]
     assert table.client.get(table.url, headers=_bearer(first["token"])).status_code == 401
     newest = _bearer(again.json()["token"])
     history = table.client.get(table.url + "/history", headers=newest)
@@ -132,6 +157,66 @@ def test_the_recovery_code_gives_a_new_host_token_and_survives_a_lost_answer(
         ("host_token_recovered", "recovery"),
         ("host_token_recovered", "recovery"),
     ]
+
+
+def test_a_lost_recovery_answer_is_replayed_by_its_idempotency_key(table: Table) -> None:
+    """The recovery retires the code it was sent with: a retry after a lost answer gets
+    that answer again by its key, and the match is not locked out."""
+    key = {"Idempotency-Key": str(uuid.uuid4())}
+    body = {"recovery_code": table.tokens["recovery"]}
+    first = table.client.post(table.url + "/recover", json=body, headers=key)
+    again = table.client.post(table.url + "/recover", json=body, headers=key)
+    assert first.status_code == again.status_code == 200, again.text
+    assert again.headers["idempotent-replayed"] == "true"
+    assert again.json() == first.json()
+    assert again.headers["cache-control"] == "no-store"
+    new = first.json()
+    assert table.client.get(table.url, headers=_bearer(new["token"])).status_code == 200
+    # Only one recovery happened.
+    history = table.client.get(table.url + "/history", headers=_bearer(new["token"]))
+    assert len(history.json()["items"]) == 1
+    # The key cannot be used with another code.
+    other = table.client.post(
+        table.url + "/recover", json={"recovery_code": new["recovery"]}, headers=key
+    )
+    assert other.status_code == 422 and other.json()["code"] == "idempotency_key_reused"
+
+
+def test_the_host_replaces_the_recovery_code_only_by_sending_it(table: Table) -> None:
+    """A host re-issuing its own token keeps the recovery code, unless it sends the
+    current one: a stolen host token alone cannot lock the owner out of recovery."""
+    code = table.tokens["recovery"]
+    plain = table.post("/tokens", {"role": "host"})
+    assert plain.status_code == 200 and plain.json()["recovery"] is None
+    table.tokens["host"] = plain.json()["token"]
+    wrong = table.post("/tokens", {"role": "host", "recovery_code": "not-it"})
+    assert wrong.status_code == 422
+    assert wrong.json()["errors"][0]["loc"] == ["body", "recovery_code"]
+    player = table.post("/tokens", {"role": "player", "seat": 0, "recovery_code": code})
+    assert player.status_code == 422
+    key = {"Idempotency-Key": str(uuid.uuid4())}
+    host = table.post("/tokens", {"role": "host", "recovery_code": code}, headers=key)
+    assert host.status_code == 200, host.text
+    new_code = host.json()["recovery"]
+    assert new_code and new_code != code
+    # A retry after a lost answer, with the token it was sent with (now replaced): the
+    # same answer, by the key. The key is bound to that whole token.
+    replay = table.post("/tokens", {"role": "host", "recovery_code": code}, headers=key)
+    assert replay.status_code == 200, replay.text
+    assert replay.headers["idempotent-replayed"] == "true" and replay.json() == host.json()
+    assert replay.headers["cache-control"] == "no-store"
+    credential_id = table.tokens["host"].split(".")[0]
+    forged = {"Authorization": f"Bearer {credential_id}.{'A' * 43}", **key}
+    stolen_key = table.client.post(
+        table.url + "/tokens", json={"role": "host", "recovery_code": code}, headers=forged
+    )
+    assert stolen_key.status_code == 401
+    assert table.client.get(table.url, headers=_bearer(table.tokens["host"])).status_code == 401
+    assert (
+        table.client.post(table.url + "/recover", json={"recovery_code": code}).status_code == 401
+    )
+    recovered = table.client.post(table.url + "/recover", json={"recovery_code": new_code})
+    assert recovered.status_code == 200
 
 
 @pytest.mark.parametrize("code", ["wrong", "é", "x" * 128])

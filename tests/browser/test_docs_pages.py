@@ -40,9 +40,15 @@ class OfflinePage:
         self.left: list[str] = []  # requests that tried to leave the origin
         self.served: list[str] = []  # requests that reached the server
         self.errors: list[str] = []  # uncaught exceptions in the page
+        self.refused: list[str] = []  # inline scripts and styles the policy refused
         self.context.route("**/*", self._route)
         self.page: Page = self.context.new_page()
         self.page.on("pageerror", lambda error: self.errors.append(str(error)))
+        self.page.on("console", self._console)
+
+    def _console(self, message: Any) -> None:
+        if "Refused to" in message.text and "inline" in message.text:
+            self.refused.append(message.text)
 
     def _route(self, route: Route) -> None:
         url = route.request.url
@@ -90,6 +96,7 @@ def test_swagger_ui_renders_every_operation_offline(
     assert any(url.endswith("/static/docs/swagger-ui-bundle.js") for url in offline.served)
     assert any(url.endswith("/openapi.json") for url in offline.served)
     assert offline.errors == []
+    assert offline.refused == [], "the page's policy refused its own inline code"
 
 
 def test_redoc_renders_every_operation_offline(
@@ -108,3 +115,4 @@ def test_redoc_renders_every_operation_offline(
     assert any(url.endswith("/static/docs/redoc.standalone.js") for url in offline.served)
     assert any(url.endswith("/openapi.json") for url in offline.served)
     assert offline.errors == []
+    assert offline.refused == [], "the page's policy refused its own inline code"

@@ -2,14 +2,34 @@
 
 from __future__ import annotations
 
+import secrets
+from datetime import UTC, datetime
+
 import pytest
 from alembic import command
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
-from sqlalchemy import create_engine, inspect
+from fastapi.testclient import TestClient
+from pydantic import TypeAdapter
+from sqlalchemy import (
+    JSON,
+    Column,
+    DateTime,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    create_engine,
+    inspect,
+    text,
+)
 from sqlmodel import SQLModel
 
 import app.db.models  # noqa: F401
+from app.main import create_app
+from app.schemas import MatchCreate
+from app.services.idempotency import IdempotencyClaim
+from app.settings import Settings
 from tests.conftest import PostgresDatabases, alembic_config
 
 
@@ -55,3 +75,66 @@ def test_upgrade_downgrade_upgrade(fresh_url: str) -> None:
 def test_models_and_migrations_agree(fresh_url: str) -> None:
     command.upgrade(alembic_config(fresh_url), "head")
     assert _diff(fresh_url) == []
+
+
+def test_0009_seals_the_kept_answers_and_a_replay_answers_the_same(fresh_url: str) -> None:
+    """A create's kept answer, written at 0008 in clear, is sealed by the upgrade: the
+    table then holds neither the key nor a token, and a retry with the key replays the
+    answer as it was. The downgrade forgets the kept answers and keeps the rest."""
+    config = alembic_config(fresh_url)
+    command.upgrade(config, "0008")
+    key, secret = secrets.token_urlsafe(24), "4f1cQm3xY0aB9cDe.host-secret-" + secrets.token_hex(8)
+    body = {"game": "asszorti", "players": ["Anna", "Béla", "Cili"]}
+    request = TypeAdapter(MatchCreate).validate_python(body).model_dump(mode="json")
+    fingerprint = IdempotencyClaim.of(key, scope="", request="POST /v1/matches", body=request)
+    kept = {"id": "0" * 32, "tokens": {"host": secret}}
+    headers = {"Location": "/v1/matches/" + "0" * 32, "ETag": '"v1"'}
+    engine = create_engine(fresh_url)
+    try:
+        with engine.begin() as connection:
+            connection.execute(
+                KEPT_AT_0008.insert().values(
+                    scope="",
+                    key=key,
+                    fingerprint=fingerprint.fingerprint,
+                    status=201,
+                    body=kept,
+                    headers=headers,
+                    created_at=datetime.now(UTC),
+                )
+            )
+        command.upgrade(config, "head")
+        with engine.connect() as connection:
+            stored = connection.execute(text("SELECT * FROM idempotency_key")).mappings().all()
+        assert len(stored) == 1
+        assert key not in repr(stored) and secret not in repr(stored)
+        assert secret.encode() not in bytes(stored[0]["sealed"])
+
+        settings = Settings(database_url=fresh_url, rate_limit_matches_per_minute=0)
+        with TestClient(create_app(settings)) as client:
+            replay = client.post("/v1/matches", json=body, headers={"Idempotency-Key": key})
+        assert replay.status_code == 201, replay.text
+        assert replay.headers["idempotent-replayed"] == "true"
+        assert replay.json() == kept and replay.headers["etag"] == '"v1"'
+
+        command.downgrade(config, "0008")
+        with engine.connect() as connection:
+            assert connection.execute(text("SELECT count(*) FROM idempotency_key")).scalar() == 0
+            columns = {c["name"] for c in inspect(connection).get_columns("idempotency_key")}
+        assert {"body", "headers"} <= columns and "sealed" not in columns
+        command.upgrade(config, "head")
+    finally:
+        engine.dispose()
+
+
+KEPT_AT_0008 = Table(
+    "idempotency_key",
+    MetaData(),
+    Column("scope", String),
+    Column("key", String),
+    Column("fingerprint", String),
+    Column("status", Integer),
+    Column("body", JSON),
+    Column("headers", JSON),
+    Column("created_at", DateTime(timezone=True)),
+)

@@ -7,8 +7,12 @@ through the first; the second refuses the old token on its very next request.
 
 from __future__ import annotations
 
+import threading
+import time
+
 import httpx
 
+from tests.integration.test_live_table import Follower
 from tests.live import LiveServer
 from tests.live import live_database_url as live_database_url
 
@@ -36,3 +40,60 @@ def test_a_reissued_token_is_refused_by_the_other_worker_at_once(live_database_u
         assert refused.json()["code"] == "unauthenticated"
         new = {"Authorization": f"Bearer {issued.json()['token']}"}
         assert httpx.get(second.url + match, headers=new).status_code == 200
+
+
+OPENERS = 6  # threads opening streams at once
+STREAMS_EACH = 10  # streams each opens, back to back, while the token is re-issued
+
+
+def test_no_stream_of_a_replaced_token_gets_a_later_change(live_database_url: str) -> None:
+    """Streams opened with a viewer's token while the host re-issues it, on another
+    worker: each is refused (401) or ends with `revoked`, and none is sent the round
+    entered after the re-issue, however its opening and the re-issue interleave."""
+    with (
+        LiveServer(live_database_url, workers=1) as writer,
+        LiveServer(live_database_url, workers=1) as reader,
+    ):
+        created = httpx.post(
+            f"{writer.url}/v1/matches",
+            json={"game": "asszorti", "players": ["Anna", "Berta", "Csaba"]},
+        ).json()
+        match = f"/v1/matches/{created['id']}"
+        viewer = {"Authorization": f"Bearer {created['tokens']['viewer']}"}
+        host = {"Authorization": f"Bearer {created['tokens']['host']}"}
+        followers: list[Follower] = []
+        start = threading.Barrier(OPENERS + 1)
+
+        def open_streams() -> None:
+            start.wait()
+            for _ in range(STREAMS_EACH):
+                followers.append(Follower(f"{reader.url}{match}/events", viewer))
+
+        openers = [threading.Thread(target=open_streams) for _ in range(OPENERS)]
+        for opener in openers:
+            opener.start()
+        start.wait()
+        while len(followers) < OPENERS:  # the re-issue lands among the openings
+            time.sleep(0.001)
+        reissued = httpx.post(f"{writer.url}{match}/tokens", json={"role": "viewer"}, headers=host)
+        assert reissued.status_code == 200, reissued.text
+        for opener in openers:
+            opener.join()
+        entered = httpx.post(
+            f"{writer.url}{match}/rounds",
+            json={"type": "asszorti_amounts", "amounts": [2, -1, -1]},
+            headers=host,
+        )
+        assert entered.status_code == 201, entered.text
+
+        refused = 0
+        for follower in followers:
+            kinds = [kind for kind, _ in follower.kinds_until_end()]
+            if follower.status == 401:
+                refused += 1
+                continue
+            assert follower.status == 200
+            assert "round_entered" not in kinds, kinds
+            assert kinds[-1] == "revoked", kinds
+        assert len(followers) == OPENERS * STREAMS_EACH
+        assert refused < len(followers)  # streams opened before the re-issue were revoked

@@ -15,7 +15,11 @@ database migrated to 0004 first, as a deployed PostgreSQL would hold them. Then:
   same; fields added to a response since, such as the settlement, are allowed),
   and takes a write that continues the sheet as the old code continued it;
 - downgrading to 0004 keeps everything, what the new code wrote included, and
-  upgrading again works.
+  upgrading again works;
+- but the kept idempotent answers: from 0009 a key is stored as its SHA-256 and its
+  answer sealed with it, so the upgrade changes those rows (a replay still answers
+  the same: tests/integration/test_migrations.py), and a downgrade past 0009, which
+  cannot open them again, forgets them.
 
 Only the HTTP API and the database are used, not the app's modules: the test
 must hold whatever the code behind the API becomes.
@@ -23,6 +27,7 @@ must hold whatever the code behind the API becomes.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import shutil
 from collections.abc import Iterator
@@ -351,7 +356,21 @@ def test_upgrade_keeps_every_row(deployed_url: str, fixture_rows: Rows) -> None:
     if TARGET != DEPLOYED_REVISION:
         assert "view" not in upgraded["match"]
     shared = both(upgraded, columns_of(FIXTURE_URL))
-    assert project(snapshot(deployed_url), shared) == project(fixture_rows, shared)
+    upgraded_rows = snapshot(deployed_url)
+    # Each kept answer's key is its SHA-256 from 0009 on, and its answer sealed.
+    keys = [row.pop("key") for row in upgraded_rows["idempotency_key"]]
+    fixture_keys = [row["key"] for row in fixture_rows["idempotency_key"]]
+    assert sorted(keys) == sorted(hashlib.sha256(k.encode()).hexdigest() for k in fixture_keys)
+    shared["idempotency_key"] -= {"key"}
+    by_fingerprint = sorted(upgraded_rows["idempotency_key"], key=lambda row: row["fingerprint"])
+    upgraded_rows["idempotency_key"] = by_fingerprint
+    fixture_kept = {
+        **fixture_rows,
+        "idempotency_key": sorted(
+            fixture_rows["idempotency_key"], key=lambda row: row["fingerprint"]
+        ),
+    }
+    assert project(upgraded_rows, shared) == project(fixture_kept, shared)
 
 
 def test_upgraded_database_answers_as_before(deployed_url: str) -> None:
@@ -392,14 +411,21 @@ def test_downgrade_keeps_what_both_versions_wrote(deployed_url: str, fixture_row
         # Added back empty: the old code renders a match whose view is NULL when read.
         assert [row["view"] for row in downgraded["match"]] == [None] * len(downgraded["match"])
     shared = both(target_columns, downgraded_columns)
-    assert {n: len(r) for n, r in downgraded.items()} == {n: len(r) for n, r in at_target.items()}
-    assert project(downgraded, shared) == project(at_target, shared)
+    # The kept idempotent answers are forgotten (0009 cannot open them again); the rest
+    # is kept.
+    assert downgraded["idempotency_key"] == []
+    at_target_kept = {**at_target, "idempotency_key": []}
+    assert {n: len(r) for n, r in downgraded.items()} == {
+        n: len(r) for n, r in at_target_kept.items()
+    }
+    assert project(downgraded, shared) == project(at_target_kept, shared)
 
     # And every row the old code wrote is still there as it wrote it, but the
     # match row the write changed, and the views (rendered again when read).
     counts = {name: len(rows) for name, rows in downgraded.items()}
     assert counts == {
         **EXPECTED["row_counts"],
+        "idempotency_key": 0,
         "round": EXPECTED["row_counts"]["round"] + 1,
         "round_revision": counts["round_revision"],  # the new code may record entries
     }
@@ -407,10 +433,12 @@ def test_downgrade_keeps_what_both_versions_wrote(deployed_url: str, fixture_row
     shared = both(shared, columns_of(FIXTURE_URL))
     kept = project(downgraded, shared)
     for name, rows in project(fixture_rows, shared).items():
+        if name == "idempotency_key":
+            continue
         for row in rows:
             if name == "match" and row["id"] == EXPECTED["write"]["match_id"]:
                 continue
             assert row in kept[name], f"{name} row lost or changed by the round trip: {row}"
 
     command.upgrade(config, TARGET)
-    assert project(snapshot(deployed_url), target_columns) == at_target
+    assert project(snapshot(deployed_url), target_columns) == at_target_kept

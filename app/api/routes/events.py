@@ -16,10 +16,19 @@ from functools import partial
 from typing import Annotated, Any
 
 import orjson
-from fastapi import APIRouter, Depends, Header, Query, Request
+from fastapi import APIRouter, Depends, Header, Query, Request, Response
 from fastapi.sse import EventSourceResponse, ServerSentEvent
 
-from app.api.deps import BearerDep, DbDep, ReaderWriteDep, access_of, check_caller
+from app import metrics
+from app.api.deps import (
+    BearerDep,
+    DbDep,
+    ReaderWriteDep,
+    TicketLimitDep,
+    access_of,
+    check_caller,
+)
+from app.api.headers import NO_STORE
 from app.api.problems import responses
 from app.api.strict_json import StrictJSONRoute
 from app.db.database import Database
@@ -59,7 +68,6 @@ StreamReaderDep = Annotated[Principal, Depends(stream_reader)]
 async def stream_opening(
     who: StreamReaderDep,
     request: Request,
-    match_id: str,
     last_event_id: Annotated[
         str | None,
         Header(alias="Last-Event-ID", description="The id of the last event received"),
@@ -78,7 +86,7 @@ async def stream_opening(
         if text.isascii() and text.isdigit() and len(text) <= 10 and int(text) < 2**31:
             start = int(text)
     db: Database = request.app.state.db
-    return await db.run(partial(streams.opening, match_id=match_id, after=start), snapshot=True)
+    return await db.run(partial(streams.opening, who=who, after=start), snapshot=True)
 
 
 OpeningDep = Annotated[streams.Opening, Depends(stream_opening)]
@@ -111,6 +119,7 @@ async def follow_match(
     hub: ChangeHub = request.app.state.hub
     sent = opened.version
     subscription = await hub.subscribe(match_id, from_version=sent)
+    metrics.OPEN_STREAMS.inc()
     try:
         yield ServerSentEvent(comment="following", retry=RETRY_MS)
         for kind, version, first in opened.events:
@@ -123,11 +132,6 @@ async def follow_match(
         pending: list[tuple[int, str, dict[str, Any] | str]] = [
             (version, str(change["kind"]), change) for version, change in await db.run(missed)
         ]
-        if any(kind == "token_reissued" for kind, _, _ in opened.events) and not (
-            await _still_valid(db, who)
-        ):
-            yield _event("revoked", sent, {"kind": "revoked", "version": sent})
-            return
         while True:
             for version, kind, data in pending:
                 if version <= sent:
@@ -154,6 +158,7 @@ async def follow_match(
             while not subscription.queue.empty():
                 pending.append(subscription.queue.get_nowait())
     finally:
+        metrics.OPEN_STREAMS.dec()
         hub.unsubscribe(subscription)
 
 
@@ -177,14 +182,21 @@ async def _still_valid(db: Database, who: Principal) -> bool:
     response_model=StreamTicket,
     name="createStreamTicket",
     summary="A short-lived ticket to follow the match from a browser",
-    responses=responses(401, 403, 404),
+    responses=responses(401, 403, 404, 429),
 )
-def create_stream_ticket(turn: ReaderWriteDep, request: Request, match_id: str) -> StreamTicket:
+def create_stream_ticket(
+    turn: ReaderWriteDep,
+    limits: TicketLimitDep,
+    request: Request,
+    response: Response,
+    match_id: str,
+) -> StreamTicket:
     """For `new EventSource(url)`, which cannot send an Authorization header: the
     ticket opens this match's stream for 60 s, with the rights of the token that asked
     for it, and nothing else. The long-lived token never goes into a URL."""
     with turn.caller() as caller:
-        ticket, expires_at = streams.issue_ticket(caller.uow, caller.who)
+        ticket, expires_at = streams.issue_ticket(caller.uow, caller.who, limits=limits)
+    response.headers.update(NO_STORE)
     return StreamTicket(
         ticket=ticket,
         expires_at=expires_at,

@@ -22,6 +22,7 @@ from app.api.etag import (
 )
 from app.api.headers import (
     CREATED,
+    NO_STORE,
     REPLAYABLE,
     IdempotencyKeyHeader,
     IfMatchHeader,
@@ -59,12 +60,15 @@ def create_match(
 ) -> Response:
     """Create a match. The response carries the host, player and viewer tokens, the
     host's recovery code and a join link per token: shown once, keep them."""
-    claim = idempotency_claim(key, scope="", request="POST /v1/matches", body=body)
+    claim = idempotency_claim(
+        key, scope="", request="POST /v1/matches", body=body, secret_answer=True
+    )
     with turn.unit() as uow:
         if (replay := replayed(uow, claim)) is not None:
+            replay.headers.update(NO_STORE)  # kept before answers said so, perhaps
             return replay
         try:
-            new = matches.create_match(uow, body, limit=limit)
+            new = matches.create_match(uow, body, limits=limit)
         except ServiceError as error:
             return conflict_kept(uow, claim, error)
         match_id = new.match.row["id"]
@@ -76,7 +80,8 @@ def create_match(
                 links=join_links(base_url(request, settings), match_id, new.tokens),
             ),
         )
-        headers = {"Location": f"/v1/matches/{match_id}", **etag_header(created.version)}
+        location = {"Location": f"/v1/matches/{match_id}"}
+        headers = {**location, **etag_header(created.version), **NO_STORE}
         return kept(uow, claim, WriteResult(201, created, headers))
 
 

@@ -4,11 +4,22 @@ from typing import Annotated
 
 from fastapi import APIRouter, Body, Request, Response
 
-from app.api.deps import HostDep, ReaderDep, SettingsDep, SnapshotReaderDep, WriteTurnDep
+from app.api.deps import (
+    HostDep,
+    ReaderDep,
+    RecoveryLimitDep,
+    ReissueLimitDep,
+    SettingsDep,
+    SnapshotReaderDep,
+    WriteTurnDep,
+)
+from app.api.headers import NO_STORE, REPLAYED_HEADER, IdempotencyKeyHeader, idempotency_claim
 from app.api.links import base_url, join_link
 from app.api.pages import LINK_HEADER, MAX_PAGE, After, Limit, next_page, page_response
 from app.api.problems import responses
 from app.api.strict_json import StrictJSONRoute
+from app.api.writes import WriteResult, kept, replayed
+from app.errors import InvalidHeader, ServiceError
 from app.schemas import (
     HostRecovery,
     IssuedToken,
@@ -18,7 +29,7 @@ from app.schemas import (
     TokenRole,
 )
 from app.services import tokens
-from app.services.auth import Role
+from app.services.auth import Role, hash_secret
 from app.services.tokens import Issued
 from app.services.writes import WriteRequest
 
@@ -31,6 +42,7 @@ def _issued(issued: Issued, base: str, match_id: str) -> IssuedToken:
         seat=issued.seat,
         token=issued.token,
         link=join_link(base, match_id, issued.token),
+        recovery=issued.recovery,
     )
 
 
@@ -39,43 +51,90 @@ def _issued(issued: Issued, base: str, match_id: str) -> IssuedToken:
     response_model=IssuedToken,
     name="reissueToken",
     summary="Re-issue a token (host only); the one it replaces stops working",
-    responses=responses(401, 403, 404, 413, 422),
+    responses={200: {"headers": REPLAYED_HEADER}, **responses(401, 403, 404, 413, 422, 429)},
 )
 def reissue_token(
     turn: HostDep,
+    limits: ReissueLimitDep,
     settings: SettingsDep,
     request: Request,
     match_id: str,
     body: Annotated[TokenReissue, Body()],
-) -> IssuedToken:
+    key: IdempotencyKeyHeader = None,
+) -> Response:
     """A new token for a seat, the viewers or the host; the old one is refused at once,
-    by every worker. The change is in the match's history."""
-    with turn.caller() as caller:
+    by every worker. The change is in the match's history. A new host token comes with
+    a new recovery code (`recovery`), and the one before it stops working: send an
+    `Idempotency-Key`, so that a retry after a lost answer, with the token it was sent
+    with (now replaced), gets the same answer again."""
+    assert turn.access is not None
+    with turn.unit() as uow:
+        try:
+            # The key is bound to the whole token that sent it (its hash): a replay
+            # needs both. (Keys claimed before the caller's check share one scope, as a
+            # create's.)
+            sender = hash_secret(f"{turn.access.credential_id}.{turn.access.secret}")
+            request_by = f"POST /v1/matches/{match_id}/tokens by {sender}"
+            claim = idempotency_claim(
+                key, scope="", request=request_by, body=body, secret_answer=True
+            )
+        except InvalidHeader:
+            turn.check(uow)  # 401, 404 and 403 come first
+            raise
+        # A replay before the caller's check: the token it was sent with may be the one
+        # this write replaced.
+        try:
+            replay = replayed(uow, claim)
+        except ServiceError:  # the key in use, or used for another request
+            turn.check(uow)
+            raise
+        if replay is not None:
+            replay.headers.update(NO_STORE)  # kept before it said so, perhaps
+            return replay
+        caller = turn.check(uow)
         request_of = WriteRequest(caller.who, caller.match)
-        issued = tokens.reissue(caller.uow, request_of, Role(body.role.value), body.seat)
-    return _issued(issued, base_url(request, settings), match_id)
+        role, seat, code = Role(body.role.value), body.seat, body.recovery_code
+        issued = tokens.reissue(
+            caller.uow, request_of, role, seat, recovery_code=code, limits=limits
+        )
+        answer = _issued(issued, base_url(request, settings), match_id)
+        return kept(caller.uow, claim, WriteResult(200, answer, dict(NO_STORE)))
 
 
 @router.post(
     "/recover",
     response_model=IssuedToken,
     name="recoverHostToken",
-    summary="A new host token, with the recovery code shown at creation",
-    responses=responses(401, 404, 413, 422),
+    summary="A new host token and recovery code, for the host's recovery code",
+    responses={200: {"headers": REPLAYED_HEADER}, **responses(401, 404, 413, 422, 429)},
 )
 def recover_host_token(
     turn: WriteTurnDep,
+    limits: RecoveryLimitDep,
     settings: SettingsDep,
     request: Request,
     match_id: str,
     body: Annotated[HostRecovery, Body()],
-) -> IssuedToken:
+    key: IdempotencyKeyHeader = None,
+) -> Response:
     """For a host who lost the host token: send the recovery code (no bearer token).
-    The answer is a new host token; the old one stops working. The code stays valid:
-    a retry after a lost answer just issues another host token."""
+    The answer is a new host token and a new recovery code (`recovery`); the old token
+    and the old code stop working. Send an `Idempotency-Key`: a retry after a lost
+    answer then gets the same answer again, where without one it is refused (the code
+    it sends is no longer valid)."""
+    # Keys of writes open to anyone share one scope, as a create's; the path is part of
+    # the request the key was first used for.
+    request_of = f"POST /v1/matches/{match_id}/recover"
+    claim = idempotency_claim(key, scope="", request=request_of, body=body, secret_answer=True)
     with turn.unit() as uow:
+        tokens.count_recovery(uow, match_id, limits)
+    with turn.unit() as uow:
+        if (replay := replayed(uow, claim)) is not None:
+            replay.headers.update(NO_STORE)
+            return replay
         issued = tokens.recover_host(uow, match_id, body.recovery_code)
-    return _issued(issued, base_url(request, settings), match_id)
+        answer = _issued(issued, base_url(request, settings), match_id)
+        return kept(uow, claim, WriteResult(200, answer, dict(NO_STORE)))
 
 
 @router.get(

@@ -1,0 +1,211 @@
+"""What a stranger on the open internet could read or make the service do: answers
+that carry secrets stay out of caches, a browser sniffs no content type, the docs
+pages run no inline code but their own and cannot be framed, and a database error
+logs no parameter a client sent."""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import re
+import secrets
+import uuid
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from sqlalchemy import text
+
+from app.main import create_app
+from app.settings import Settings
+from tests.api.helpers import PLAYERS, Table
+from tests.api.test_operational import _clear_of_a_window_edge
+
+MATCH_BODY = {"game": "asszorti", "players": PLAYERS}
+
+
+def test_answers_that_carry_a_token_are_never_stored(table: Table) -> None:
+    key = {"Idempotency-Key": secrets.token_urlsafe(24)}
+    created = table.client.post("/v1/matches", json=MATCH_BODY, headers=key)
+    replayed = table.client.post("/v1/matches", json=MATCH_BODY, headers=key)
+    assert replayed.headers["idempotent-replayed"] == "true"
+    ticket = table.post("/events/tickets", who="viewer")
+    reissued = table.post("/tokens", {"role": "viewer"})
+    recovered = table.client.post(
+        table.url + "/recover", json={"recovery_code": table.tokens["recovery"]}
+    )
+    for answer in (created, replayed, reissued, recovered, ticket):
+        assert answer.status_code in (200, 201), answer.text
+        assert answer.headers["cache-control"] == "no-store", answer.request.url
+    # A read that carries no secret may be cached (revalidated by its ETag).
+    assert "no-store" not in table.get().headers.get("cache-control", "")
+
+
+def test_every_answer_says_nosniff(table: Table) -> None:
+    for response in (
+        table.get(),
+        table.get("/sheet"),
+        table.client.get("/v1/matches/nope"),
+        table.client.post("/v1/matches", json={}),
+        table.client.get("/openapi.json"),
+        table.client.get("/docs"),
+        table.client.get("/"),
+        table.client.get("/healthz"),
+    ):
+        assert response.headers["x-content-type-options"] == "nosniff", response.request.url
+        assert response.headers.get_list("x-content-type-options") == ["nosniff"]
+
+
+@pytest.mark.parametrize("path", ["/docs", "/redoc", "/docs/oauth2-redirect"])
+def test_the_docs_pages_run_only_their_own_inline_code_and_cannot_be_framed(
+    client: Any, path: str
+) -> None:
+    page = client.get(path)
+    assert page.status_code == 200
+    policy = page.headers["content-security-policy"]
+    assert "unsafe-inline" not in policy and "unsafe-eval" not in policy
+    assert "frame-ancestors 'none'" in policy
+    assert page.headers["x-frame-options"] == "DENY"
+    # Each inline script and style of the page is allowed by its hash, and only those.
+    for tag, directive in (("script", "script-src"), ("style", "style-src")):
+        allowed = re.search(rf"{directive} ([^;]*)", policy)
+        assert allowed is not None
+        inline = re.findall(rf"<{tag}>(.*?)</{tag}>", page.text, re.DOTALL)
+        hashes = {
+            "'sha256-" + base64.b64encode(hashlib.sha256(text.encode()).digest()).decode() + "'"
+            for text in inline
+        }
+        assert set(allowed.group(1).split()) == {"'self'", *hashes}
+
+
+@pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
+def test_a_database_error_logs_no_parameter_a_client_sent(
+    kind: str, tmp_path: Path, request: pytest.FixtureRequest, capsys: Any
+) -> None:
+    """A database that fails a request (here, one never migrated) logs the statement,
+    never its parameters: they hold idempotency keys and client addresses."""
+    if kind == "sqlite":
+        url = f"sqlite:///{tmp_path}/unmigrated.db"
+    else:
+        url = request.getfixturevalue("postgres").create()  # created, never migrated
+    key = secrets.token_urlsafe(24)
+    settings = Settings(database_url=url, rate_limit_matches_per_minute=5)
+    with TestClient(create_app(settings)) as client:
+        response = client.post("/v1/matches", json=MATCH_BODY, headers={"Idempotency-Key": key})
+    assert response.status_code == 503
+    logged = capsys.readouterr().err  # the app's log lines (JSON, on stderr)
+    assert "[SQL:" in logged  # the failed statement was logged
+    assert "parameters hidden" in logged
+    assert "[parameters:" not in logged and key not in logged
+
+
+@pytest.mark.parametrize(
+    "key",
+    [
+        "create-1",
+        "x" * 21,
+        "0123456789abcdef012345!",
+        "not a uuid at all, but long enough",
+        "0123456789abcdef0123456789",  # 26 hex digits: 104 bits
+        "6ba7b810-9dad-11d1-80b4-00c04fd430c8",  # a version 1 UUID: a clock, not random
+    ],
+)
+def test_a_create_key_with_less_than_128_bits_is_refused_naming_the_header(
+    client: Any, key: str
+) -> None:
+    """A create's key replays every token of the match: it must be as hard to guess as
+    one. Nothing is created."""
+    response = client.post("/v1/matches", json=MATCH_BODY, headers={"Idempotency-Key": key})
+    assert response.status_code == 422, response.text
+    problem = response.json()
+    assert problem["code"] == "invalid_header"
+    assert problem["errors"][0]["loc"] == ["header", "Idempotency-Key"]
+    assert "128" in problem["errors"][0]["message"]
+
+
+@pytest.mark.parametrize(
+    "key",
+    [
+        str(uuid.uuid4()),
+        str(uuid.uuid4()).upper(),
+        secrets.token_urlsafe(16),
+        secrets.token_hex(16),
+    ],
+)
+def test_a_create_key_of_128_bits_or_more_is_taken(client: Any, key: str) -> None:
+    first = client.post("/v1/matches", json=MATCH_BODY, headers={"Idempotency-Key": key})
+    again = client.post("/v1/matches", json=MATCH_BODY, headers={"Idempotency-Key": key})
+    assert first.status_code == again.status_code == 201, first.text
+    assert again.json() == first.json()
+
+
+def test_a_kept_answer_gives_nothing_away_at_rest(client: Any) -> None:
+    """The idempotency table holds neither the key nor any token or recovery code of the
+    answer it keeps; the key alone opens it again."""
+    key = secrets.token_urlsafe(24)
+    created = client.post("/v1/matches", json=MATCH_BODY, headers={"Idempotency-Key": key})
+    assert created.status_code == 201
+    tokens = created.json()["tokens"]
+    secrets_sent = [
+        key,
+        tokens["host"],
+        tokens["viewer"],
+        tokens["recovery"],
+        *tokens["players"],
+    ]
+    with client.app.state.db.engine.connect() as connection:
+        rows = connection.execute(text("SELECT * FROM idempotency_key")).mappings().all()
+    stored = repr(rows)
+    assert rows and not [s for s in secrets_sent if s in stored or s.split(".")[-1] in stored]
+    replay = client.post("/v1/matches", json=MATCH_BODY, headers={"Idempotency-Key": key})
+    assert replay.json() == created.json()
+
+
+def _operations(table: Table) -> dict[str, Any]:
+    """Each limited operation on ``table``, as a call that answers."""
+    recovery = {"recovery_code": "not-the-code"}  # a wrong code counts as well
+    return {
+        "recover": lambda client: client.post(table.url + "/recover", json=recovery),
+        "reissue": lambda client: client.post(
+            table.url + "/tokens", json={"role": "viewer"}, headers=table.auth()
+        ),
+        "ticket": lambda client: client.post(
+            table.url + "/events/tickets", headers=table.auth("viewer")
+        ),
+    }
+
+
+# Each is limited per client address, and: a re-issue per match, a ticket per token (a
+# viewer's is shared widely), a recovery not per match (its id is in every link: anyone
+# could lock its host out).
+SHARED_LIMIT = {"reissue": True, "ticket": True, "recover": False}
+
+
+@pytest.mark.parametrize("operation", ["recover", "reissue", "ticket"])
+def test_recovery_reissue_and_tickets_are_rate_limited(database_url: str, operation: str) -> None:
+    _clear_of_a_window_edge()
+    settings = Settings(
+        database_url=database_url,
+        rate_limit_matches_per_minute=0,
+        rate_limit_tokens_per_minute=3,
+        rate_limit_tickets_per_minute=3,
+    )
+    address = f"198.51.100.{secrets.randbelow(250) + 1}"
+    with (
+        TestClient(create_app(settings), client=(address, 5000)) as one,
+        TestClient(create_app(settings), client=("192.0.2.1", 5000)) as other,
+    ):
+        table, elsewhere = Table(one, MATCH_BODY), Table(other, MATCH_BODY)
+        call, call_elsewhere = _operations(table)[operation], _operations(elsewhere)[operation]
+        answers = [call(one).status_code for _ in range(3)]
+        assert 429 not in answers, answers
+        refused = call(one)
+        assert refused.status_code == 429, refused.text
+        assert refused.json()["code"] == "rate_limited"
+        assert 1 <= int(refused.headers["retry-after"]) <= 60
+        # Another client: on the same match (or token) as the limit says; elsewhere served.
+        assert (call(other).status_code == 429) is SHARED_LIMIT[operation]
+        assert call_elsewhere(other).status_code != 429
+        # The same client is refused on another match too.
+        assert call_elsewhere(one).status_code == 429
