@@ -6,7 +6,6 @@ registry, so a new game adds its own without an edit here.
 
 from __future__ import annotations
 
-import unicodedata
 from datetime import datetime
 from enum import StrEnum
 from typing import TYPE_CHECKING, Annotated, Any, Literal, Union
@@ -17,27 +16,28 @@ from typing_extensions import TypeAliasType
 from app.games import GAMES
 from app.games.asszorti import HAND_EXAMPLE
 from app.games.base import MatchStatus, RoundInput, StrictModel
+from app.games.text import check_text, shows_something
+
+MAX_NAME_LENGTH = 40
 
 
 def clean_name(name: str) -> str:
-    """A name as it is kept: NFC-normalised (one way to write each accented letter);
-    control characters and invisible format characters (zero-width spaces, bidi
-    overrides) are refused."""
-    for char in name:
-        if unicodedata.category(char) in ("Cc", "Cf", "Zl", "Zp"):
-            raise ValueError(
-                f"a name cannot hold the invisible or control character U+{ord(char):04X}"
-            )
-    return unicodedata.normalize("NFC", name)
+    """A name as it is kept (``app.games.text``): NFC, at most 40 characters as kept,
+    no control or invisible character, and something one sees."""
+    name = check_text(name, what="a name", max_length=MAX_NAME_LENGTH)
+    if not shows_something(name):
+        raise ValueError("a name must show a letter, digit or symbol, not only blanks or marks")
+    return name
 
 
 PlayerName = Annotated[
     str,
-    StringConstraints(strip_whitespace=True, min_length=1, max_length=40),
+    StringConstraints(strip_whitespace=True, min_length=1, max_length=MAX_NAME_LENGTH),
     AfterValidator(clean_name),
     Field(
-        description="1-40 characters, stored NFC-normalised; no control or invisible "
-        "format characters; unique at the table ignoring case and compatibility forms"
+        description="1-40 characters as stored (NFC-normalised), at least one of them "
+        "visible; no control or invisible format characters (but a zero-width joiner "
+        "inside an emoji); unique at the table ignoring case and compatibility forms"
     ),
 ]
 TeamName = PlayerName

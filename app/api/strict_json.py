@@ -12,6 +12,7 @@ FastAPI's documentation.
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Callable, Coroutine
 from typing import Any
 
@@ -21,12 +22,16 @@ from fastapi.routing import APIRoute
 BOM = "\ufeff"
 
 
+class DuplicateKey(ValueError):
+    """A key that appears twice in one JSON object."""
+
+
 def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     """A JSON object, refusing a key that appears twice."""
     result: dict[str, Any] = {}
     for key, value in pairs:
         if key in result:
-            raise ValueError(key)
+            raise DuplicateKey(key)
         result[key] = value
     return result
 
@@ -41,10 +46,13 @@ def loads(body: bytes) -> Any:
     text = text.removeprefix(BOM)
     try:
         return json.loads(text, object_pairs_hook=_object)
-    except ValueError as error:
-        if isinstance(error, json.JSONDecodeError):
-            raise
+    except json.JSONDecodeError:
+        raise
+    except DuplicateKey as error:
         raise json.JSONDecodeError(f"the key {error.args[0]!r} appears twice", text, 0) from None
+    except ValueError:  # Python's bound on the digits of an integer it converts
+        message = f"a number has more than {sys.get_int_max_str_digits()} digits"
+        raise json.JSONDecodeError(message, text, 0) from None
 
 
 class StrictJSONRequest(Request):

@@ -53,6 +53,7 @@ from app.games.base import (
     refold_by_apply,
 )
 from app.games.decided import check_target_move
+from app.games.text import check_text
 
 MIN_PLAYERS = 2
 MAX_PLAYERS = 8
@@ -65,12 +66,9 @@ MAX_RULES_LENGTH = 500
 
 
 def _printable(text: str) -> str:
-    """Free text of the table: any letters, with line breaks, but no other control
-    character (a tab or an escape sequence would garble a sheet or a terminal)."""
-    for char in text:
-        if char not in "\n" and (ord(char) < 0x20 or 0x7F <= ord(char) < 0xA0):
-            raise ValueError(f"the text cannot hold the control character U+{ord(char):04X}")
-    return text
+    """Free text of the table: the characters a name may hold (``app.games.text``),
+    and line breaks."""
+    return check_text(text, what="the text", max_length=MAX_RULES_LENGTH, lines=True)
 
 
 TableRules = Annotated[
@@ -79,8 +77,9 @@ TableRules = Annotated[
     AfterValidator(_printable),
     Field(
         description=f"the table's own rules as the group agreed them, at most "
-        f"{MAX_RULES_LENGTH} characters (line breaks allowed, no other control "
-        "characters); shown with the match and at the head of the CSV sheet"
+        f"{MAX_RULES_LENGTH} characters as stored (NFC-normalised; line breaks allowed, "
+        "no other control or invisible character, as in names); shown with the match "
+        "and at the head of the CSV sheet"
     ),
 ]
 

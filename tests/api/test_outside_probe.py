@@ -128,3 +128,58 @@ def test_names_are_kept_nfc_normalised(client: Any) -> None:
     )
     assert response.status_code == 201
     assert response.json()["players"][0]["name"] == "Zo\u00e9"
+
+
+def test_a_number_of_5001_digits_is_malformed_json_that_says_so(table: Table) -> None:
+    body = b'{"type": "asszorti_amounts", "amounts": [' + b"1" * 5001 + b", -1, -1]}"
+    response = table.client.post(
+        table.url + "/rounds", content=body, headers={**JSON, **table.auth()}
+    )
+    assert response.status_code == 422
+    problem = response.json()
+    assert problem["code"] == "malformed_json"
+    assert "a number has more than 4300 digits" in problem["detail"]
+    assert "appears twice" not in problem["detail"] and "sys." not in problem["detail"]
+    assert table.get().json()["round_count"] == 0
+
+
+@pytest.mark.parametrize(
+    "blank",
+    ["\u3164", "\u2800", "\u115f\u1160", "\u0301\u0301", "\uffa0 \u3164"],
+)
+def test_a_name_that_shows_nothing_is_refused(client: Any, blank: str) -> None:
+    response = client.post("/v1/matches", json={"game": "asszorti", "players": [blank, "B", "C"]})
+    assert response.status_code == 422, response.text
+    error = response.json()["errors"][0]
+    assert error["loc"] == ["body", "players", 0]
+    assert "must show" in error["message"]
+
+
+def test_a_name_longer_than_40_characters_as_kept_is_refused(client: Any) -> None:
+    """U+0958 is one character that NFC writes as two: 25 of them are 50 as kept."""
+    response = client.post(
+        "/v1/matches", json={"game": "asszorti", "players": ["\u0958" * 25, "B", "C"]}
+    )
+    assert response.status_code == 422, response.text
+    assert "at most 40 characters" in response.json()["errors"][0]["message"]
+
+
+@pytest.mark.parametrize("name", ["\U0001f469\u200d\U0001f9b0", "\U0001f3f3\ufe0f\u200d\U0001f308"])
+def test_an_emoji_joined_by_a_zero_width_joiner_is_a_name(client: Any, name: str) -> None:
+    response = client.post("/v1/matches", json={"game": "asszorti", "players": [name, "B", "C"]})
+    assert response.status_code == 201, response.text
+    assert response.json()["players"][0]["name"] == name
+    joined = client.post(
+        "/v1/matches", json={"game": "asszorti", "players": ["A\u200dB", "B", "C"]}
+    )
+    assert joined.status_code == 422  # a joiner between letters hides nothing good
+
+
+@pytest.mark.parametrize("bad", ["rules\u202e", "a\u200bb", "one\u2028two", "a\x1b[2Jb"])
+def test_the_table_s_rules_follow_the_names_character_rules(client: Any, bad: str) -> None:
+    body = {"game": "own_table", "players": ["A", "B"], "settings": {"table_rules": bad}}
+    response = client.post("/v1/matches", json=body)
+    assert response.status_code == 422, response.text
+    assert response.json()["errors"][0]["loc"][-1] == "table_rules"
+    lines = {**body, "settings": {"table_rules": "line one\nline two"}}
+    assert client.post("/v1/matches", json=lines).status_code == 201

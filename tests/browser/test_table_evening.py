@@ -589,8 +589,8 @@ def test_a_viewer_cannot_write_and_a_replaced_link_stops_working(
     expect(message).to_contain_text(EN["hint_unauthenticated"])
     assert theirs.locator("#hand").count() == 0
 
-    # The new link works on the same phone.
-    theirs.goto(reissued.json()["link"])
+    # The new link works on the same phone (relative to the service: no PUBLIC_BASE_URL).
+    theirs.goto(server.url + reissued.json()["link"])
     theirs.wait_for_selector("#hand")
     wait_live(theirs)
     enter_amounts(theirs, [-2, -2, 4])

@@ -67,9 +67,8 @@ def test_quick_live_bench_delivers_every_write(tmp_path: Path) -> None:
         assert events["missing"] == 0 and events["unexpected"] == 0, (workers, events)
         latency = layout["fanout_ms"]
         assert latency["count"] == events["expected"], workers
-        # An event may be read just before the writer reads its 201 (a negative value);
-        # the upper figures are positive.
-        assert latency["p99"] > 0 and latency["max"] > 0, (workers, latency)
+        # From the write's start: every event comes after it.
+        assert latency["min"] > 0, (workers, latency)
         assert latency["max"] >= latency["p99"] >= latency["p50"], (workers, latency)
         assert layout["memory"]["rss_kib_open"] > 0, workers
         assert layout["cpu"]["stream_worker_us_per_event"] > 0, workers

@@ -27,9 +27,11 @@ ASSETS_URL = "/static/docs"
 ASSETS_PACKAGE = ("fastapi_offline", "static")  # swagger-ui-bundle.js, swagger-ui.css, ...
 # The pages load nothing from another origin. ReDoc would otherwise fetch the logo of its
 # "API docs by Redocly" link from Redocly's CDN; under this policy the browser refuses it
-# (the link shows without it). No inline script or style runs but the page's own, named
-# by its hash (FastAPI's page template starts Swagger UI inline); no other site may frame
-# the pages (clickjacking).
+# (the link shows without it). No inline script runs but the page's own, named by its
+# hash (FastAPI's page template starts Swagger UI inline), and no inline style on /docs;
+# no other site may frame the pages (clickjacking). ReDoc styles itself with style
+# elements it writes at run time (styled-components), which no hash can name: /redoc
+# allows inline styles, never inline scripts.
 POLICY = (
     "default-src 'self'; script-src 'self' {scripts}; style-src 'self' {styles}; "
     "img-src 'self' data:; font-src 'self' data:; worker-src 'self' blob:; "
@@ -46,12 +48,14 @@ def _hashes(pattern: re.Pattern[str], html: str) -> str:
     )
 
 
-def with_policy(page: HTMLResponse) -> HTMLResponse:
+def with_policy(page: HTMLResponse, *, inline_styles: bool = False) -> HTMLResponse:
     """The page, with a Content-Security-Policy that allows its own inline script and
-    style (by hash) and nothing else inline, and that no other site may frame it."""
+    style (by hash; any inline style with ``inline_styles``) and nothing else inline,
+    and that no other site may frame it."""
     html = bytes(page.body).decode()
+    styles = "'unsafe-inline'" if inline_styles else _hashes(INLINE_STYLE, html)
     page.headers["Content-Security-Policy"] = POLICY.format(
-        scripts=_hashes(INLINE_SCRIPT, html), styles=_hashes(INLINE_STYLE, html)
+        scripts=_hashes(INLINE_SCRIPT, html), styles=styles
     )
     page.headers["X-Frame-Options"] = "DENY"  # for browsers without frame-ancestors
     return page
@@ -96,7 +100,7 @@ async def redoc(request: Request) -> HTMLResponse:
         redoc_favicon_url=f"{root}{ASSETS_URL}/favicon.png",
         with_google_fonts=False,  # the fonts would come from Google's servers
     )
-    return with_policy(page)
+    return with_policy(page, inline_styles=True)
 
 
 def install(app: FastAPI) -> None:
