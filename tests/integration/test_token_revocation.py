@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
 
 import httpx
 
@@ -42,50 +44,63 @@ def test_a_reissued_token_is_refused_by_the_other_worker_at_once(live_database_u
         assert httpx.get(second.url + match, headers=new).status_code == 200
 
 
-OPENERS = 6  # threads opening streams at once
-STREAMS_EACH = 10  # streams each opens, back to back, while the token is re-issued
+MATCHES = 8  # each a race of its own: streams opening while its viewer token is re-issued
+OPENERS = 4  # threads opening streams at once, per match
+STREAMS_EACH = 5  # streams each opens, back to back
+
+
+def _race(writer: LiveServer, reader: LiveServer, created: dict[str, Any]) -> list[Follower]:
+    """Streams opened with the match's viewer token, by OPENERS threads at once, while
+    the host re-issues that token on the other server; then a round is entered."""
+    match = f"/v1/matches/{created['id']}"
+    viewer = {"Authorization": f"Bearer {created['tokens']['viewer']}"}
+    host = {"Authorization": f"Bearer {created['tokens']['host']}"}
+    followers: list[Follower] = []
+    start = threading.Barrier(OPENERS + 1)
+
+    def open_streams() -> None:
+        start.wait()
+        for _ in range(STREAMS_EACH):
+            followers.append(Follower(f"{reader.url}{match}/events", viewer))
+
+    openers = [threading.Thread(target=open_streams) for _ in range(OPENERS)]
+    for opener in openers:
+        opener.start()
+    start.wait()
+    while len(followers) < 2:  # the re-issue lands among the openings
+        time.sleep(0.001)
+    reissued = httpx.post(f"{writer.url}{match}/tokens", json={"role": "viewer"}, headers=host)
+    assert reissued.status_code == 200, reissued.text
+    for opener in openers:
+        opener.join()
+    entered = httpx.post(
+        f"{writer.url}{match}/rounds",
+        json={"type": "asszorti_amounts", "amounts": [2, -1, -1]},
+        headers=host,
+    )
+    assert entered.status_code == 201, entered.text
+    return followers
 
 
 def test_no_stream_of_a_replaced_token_gets_a_later_change(live_database_url: str) -> None:
     """Streams opened with a viewer's token while the host re-issues it, on another
-    worker: each is refused (401) or ends with `revoked`, and none is sent the round
-    entered after the re-issue, however its opening and the re-issue interleave."""
+    worker, in several matches at once: each is refused (401) or ends with `revoked`,
+    and none is sent the round entered after the re-issue, however its opening and the
+    re-issue interleave."""
     with (
         LiveServer(live_database_url, workers=1) as writer,
         LiveServer(live_database_url, workers=1) as reader,
     ):
-        created = httpx.post(
-            f"{writer.url}/v1/matches",
-            json={"game": "asszorti", "players": ["Anna", "Berta", "Csaba"]},
-        ).json()
-        match = f"/v1/matches/{created['id']}"
-        viewer = {"Authorization": f"Bearer {created['tokens']['viewer']}"}
-        host = {"Authorization": f"Bearer {created['tokens']['host']}"}
-        followers: list[Follower] = []
-        start = threading.Barrier(OPENERS + 1)
-
-        def open_streams() -> None:
-            start.wait()
-            for _ in range(STREAMS_EACH):
-                followers.append(Follower(f"{reader.url}{match}/events", viewer))
-
-        openers = [threading.Thread(target=open_streams) for _ in range(OPENERS)]
-        for opener in openers:
-            opener.start()
-        start.wait()
-        while len(followers) < OPENERS:  # the re-issue lands among the openings
-            time.sleep(0.001)
-        reissued = httpx.post(f"{writer.url}{match}/tokens", json={"role": "viewer"}, headers=host)
-        assert reissued.status_code == 200, reissued.text
-        for opener in openers:
-            opener.join()
-        entered = httpx.post(
-            f"{writer.url}{match}/rounds",
-            json={"type": "asszorti_amounts", "amounts": [2, -1, -1]},
-            headers=host,
-        )
-        assert entered.status_code == 201, entered.text
-
+        tables = [
+            httpx.post(
+                f"{writer.url}/v1/matches",
+                json={"game": "asszorti", "players": ["Anna", "Berta", "Csaba"]},
+            ).json()
+            for _ in range(MATCHES)
+        ]
+        with ThreadPoolExecutor(MATCHES) as pool:
+            races = list(pool.map(lambda created: _race(writer, reader, created), tables))
+        followers = [follower for race in races for follower in race]
         refused = 0
         for follower in followers:
             kinds = [kind for kind, _ in follower.kinds_until_end()]
@@ -95,5 +110,5 @@ def test_no_stream_of_a_replaced_token_gets_a_later_change(live_database_url: st
             assert follower.status == 200
             assert "round_entered" not in kinds, kinds
             assert kinds[-1] == "revoked", kinds
-        assert len(followers) == OPENERS * STREAMS_EACH
+        assert len(followers) == MATCHES * OPENERS * STREAMS_EACH
         assert refused < len(followers)  # streams opened before the re-issue were revoked
