@@ -7,7 +7,7 @@
 # See docs/operations.md for configuration and PostgreSQL.
 
 # --- builder: resolve the locked dependencies into /app/.venv -------------------
-FROM python:3.11-slim AS builder
+FROM python:3.11-slim-bookworm AS builder
 
 ENV PIP_NO_CACHE_DIR=1 \
     PIP_DISABLE_PIP_VERSION_CHECK=1 \
@@ -18,6 +18,12 @@ ENV PIP_NO_CACHE_DIR=1 \
     UV_PROJECT_ENVIRONMENT=/app/.venv
 
 RUN pip install uv==0.13.9
+
+# PyICU is built here, against Debian's ICU (the runtime stage has its library).
+# hadolint ignore=DL3008
+RUN apt-get update \
+    && apt-get install -y --no-install-recommends g++ pkg-config libicu-dev \
+    && rm -rf /var/lib/apt/lists/*
 
 WORKDIR /app
 
@@ -34,7 +40,7 @@ COPY app/ ./app/
 RUN /app/.venv/bin/python -m compileall -q app migrations
 
 # --- runtime ---------------------------------------------------------------------
-FROM python:3.11-slim AS runtime
+FROM python:3.11-slim-bookworm AS runtime
 
 ENV PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \
@@ -43,6 +49,12 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     DATABASE_URL=sqlite:////data/squarescores.db \
     WEB_CONCURRENCY=1 \
     RUN_MIGRATIONS=1
+
+# ICU's library, which PyICU was built against in the builder (the same Debian release).
+# hadolint ignore=DL3008
+RUN apt-get update \
+    && apt-get install -y --no-install-recommends libicu72 \
+    && rm -rf /var/lib/apt/lists/*
 
 # A fixed, unprivileged uid/gid, so volume ownership is predictable.
 RUN groupadd --system --gid 10001 squarescores \

@@ -1,4 +1,5 @@
-# Two commands set up a fresh machine (Python 3.11+ is all it needs):
+# Two commands set up a fresh machine (Python 3.11+; PyICU's build needs ICU's headers,
+# which install_build_deps.sh installs with apt-get when run as root):
 #   make run    install, migrate the SQLite database, serve the API on :8000
 #   make test   install and run the whole test suite
 PYTHON ?= python3
@@ -16,7 +17,8 @@ $(UV):
 	$(PYTHON) -m venv $(TOOLS)
 	$(TOOLS)/bin/pip install --quiet --disable-pip-version-check uv==$(UV_VERSION)
 
-install: $(UV)  ## Install the locked dependencies into .venv
+install: $(UV)  ## Install the locked dependencies into .venv (PyICU builds against the system's ICU)
+	bash scripts/install_build_deps.sh
 	$(UV) sync --frozen --python $(PYTHON) --quiet
 
 migrate: install  ## Migrate the database DATABASE_URL names (default: ./squarescores.db)

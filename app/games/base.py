@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, ClassVar, NamedTuple, Protocol
 
+import icu
 from pydantic import BaseModel, ConfigDict
 
 Loc = tuple[str | int, ...]
@@ -223,18 +224,32 @@ def check_player_names(names: Sequence[str], seat_count: int, title: str) -> Non
     check_unique_names(names, field="players", holder="seat")
 
 
+# ICU's checker of look-alike text (Unicode TS #39); its skeletons are thread-safe.
+SPOOF_CHECKER = icu.SpoofChecker()
+
+
 def check_unique_names(names: Sequence[str], *, field: str, holder: str) -> None:
     """Raise GameRuleError at ``(field, index)`` for a name already held by an earlier
     ``holder`` (a seat, a team) of the list.
 
     Names that look the same are the same name: compatibility forms (a full-width
-    letter) and case are folded away before they are compared.
+    letter) and case are folded away before they are compared, and so are look-alike
+    letters of other scripts (a Cyrillic A, U+0410, for a Latin A): two names with the same
+    UTS #39 skeleton are one.
     """
     seen: dict[str, int] = {}
+    looks: dict[str, int] = {}
     for index, name in enumerate(names):
         key = unicodedata.normalize("NFKC", name).casefold()
+        skeleton = SPOOF_CHECKER.getSkeleton(0, key)
         if key in seen:
             raise GameRuleError(
                 (field, index), f"{name!r} is already the name of {holder} {seen[key]}"
             )
-        seen[key] = index
+        if skeleton in looks:
+            other = names[looks[skeleton]]
+            raise GameRuleError(
+                (field, index),
+                f"{name!r} looks like {other!r}, the name of {holder} {looks[skeleton]}",
+            )
+        seen[key], looks[skeleton] = index, index

@@ -183,3 +183,27 @@ def test_the_table_s_rules_follow_the_names_character_rules(client: Any, bad: st
     assert response.json()["errors"][0]["loc"][-1] == "table_rules"
     lines = {**body, "settings": {"table_rules": "line one\nline two"}}
     assert client.post("/v1/matches", json=lines).status_code == 201
+
+
+@pytest.mark.parametrize(
+    ("players", "seat"),
+    [
+        (["Anna", "\u0410nna", "Csaba"], 1),  # a Cyrillic A for the Latin one
+        (["Csaba", "Anna", "\u0391nna"], 2),  # a Greek Alpha
+        (["Rita", "Ildi", "\u0406ldi"], 2),  # a Ukrainian I
+    ],
+)
+def test_names_that_only_look_alike_are_one_name(
+    client: Any, players: list[str], seat: int
+) -> None:
+    response = client.post("/v1/matches", json={"game": "asszorti", "players": players})
+    assert response.status_code == 422, response.text
+    error = response.json()["errors"][0]
+    assert error["loc"] == ["body", "players", seat]
+    assert "looks like" in error["message"]
+    alkort = {
+        "game": "alkort",
+        "players": ["A", "B", "C", "D"],
+        "team_names": ["Anna", "\u0410nna"],
+    }
+    assert client.post("/v1/matches", json=alkort).status_code == 422
