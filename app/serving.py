@@ -12,8 +12,9 @@ connection sets the option itself.
 uvicorn bounds neither the size of a request's head (its request line and headers)
 nor the time it takes to arrive: a stranger's 60 MB header costs seconds of CPU,
 and half-sent requests hold their connections for good. So a head over
-``MAX_HEAD_BYTES`` is answered 431 and one not complete within ``HEAD_TIMEOUT_S`` is
-answered 408, and either connection closed. Both through uvicorn's public ``--http``
+``MAX_HEAD_BYTES`` is answered 431, one not complete within ``HEAD_TIMEOUT_S`` 408,
+and a body not complete within ``BODY_TIMEOUT_S`` of its head 408, and the
+connection closed. Both through uvicorn's public ``--http``
 extension point::
 
     uvicorn app.main:app --http app.serving:HttpToolsProtocol
@@ -38,6 +39,7 @@ UVICORN_FLAGS = (
 )
 MAX_HEAD_BYTES = 64 * 1024  # a request line and headers, together
 HEAD_TIMEOUT_S = 15.0  # from a connection's first byte, or a request's, to its last header
+BODY_TIMEOUT_S = 30.0  # from a request's last header to the last byte of its body
 
 HEAD_TOO_LARGE = (
     b"HTTP/1.1 431 Request Header Fields Too Large\r\n"
@@ -61,69 +63,105 @@ def no_delay(transport: asyncio.BaseTransport) -> None:
 
 class HttpToolsProtocol(httptools_impl.HttpToolsProtocol):
     """uvicorn's httptools protocol, on connections with ``TCP_NODELAY`` set, whose
-    requests' heads are bounded in size and in time."""
+    requests' heads and bodies are bounded in size and in time."""
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         no_delay(transport)
         super().connection_made(transport)
         self.awaiting_head = True  # until the head of the next request is complete
         self.head_begun = False  # whether a byte of that head has come
-        self.head_bytes = 0  # bytes received since it began
+        self.head_bytes = 0  # its request line and headers, as parsed so far
+        self.unparsed_bytes = 0  # bytes received for it that the parser holds back
         self.heads_completed = 0  # on this connection
-        self.head_clock: asyncio.TimerHandle | None = None
-        self.start_head_clock()
+        self.clock: asyncio.TimerHandle | None = None  # the head's, or then the body's
+        self.start_clock(HEAD_TIMEOUT_S)
 
     def connection_lost(self, exc: Exception | None) -> None:
-        self.stop_head_clock()
+        self.stop_clock()
         super().connection_lost(exc)
 
     def data_received(self, data: bytes) -> None:
         completed_before = self.heads_completed
         super().data_received(data)
-        # A chunk counts against a head still incomplete after it, unless it ended
-        # another head: then it carried that request's body, not this head. (A
-        # pipelined body arriving just before a head may so count against it.)
+        # One header arrives whole in the parser's callbacks: until then its bytes are
+        # counted as received, in each read that completes no head (one that does
+        # carries that request's body, not this head).
         if self.head_begun and self.heads_completed == completed_before:
-            self.head_bytes += len(data)
-            if self.head_bytes > MAX_HEAD_BYTES:
-                self.refuse_head(HEAD_TOO_LARGE)
+            self.unparsed_bytes += len(data)
+            if self.unparsed_bytes > MAX_HEAD_BYTES:
+                self.refuse(HEAD_TOO_LARGE)
 
     def on_message_begin(self) -> None:
         super().on_message_begin()
-        self.awaiting_head, self.head_begun, self.head_bytes = True, True, 0
-        self.start_head_clock()
+        self.awaiting_head, self.head_begun = True, True
+        self.head_bytes = self.unparsed_bytes = 0
+        self.start_clock(HEAD_TIMEOUT_S)
+
+    def on_url(self, url: bytes) -> None:
+        self.head_bytes += len(url)
+        super().on_url(url)
+
+    def on_header(self, name: bytes, value: bytes) -> None:
+        self.head_bytes += len(name) + len(value) + 4  # ": " and CRLF
+        super().on_header(name, value)
 
     def on_headers_complete(self) -> None:
+        if self.head_bytes > MAX_HEAD_BYTES:  # a head that came in one read
+            self.refuse(HEAD_TOO_LARGE)
+            return
         self.awaiting_head = self.head_begun = False
         self.heads_completed += 1
-        self.stop_head_clock()
+        self.stop_clock()
         super().on_headers_complete()
+        if self.expects_body():
+            self.start_clock(BODY_TIMEOUT_S)
 
-    def start_head_clock(self) -> None:
-        self.stop_head_clock()
-        self.head_clock = self.loop.call_later(HEAD_TIMEOUT_S, self.refuse_head, HEAD_TIMED_OUT)
+    def on_message_complete(self) -> None:
+        self.stop_clock()
+        super().on_message_complete()
 
-    def stop_head_clock(self) -> None:
-        if self.head_clock is not None:
-            self.head_clock.cancel()
-            self.head_clock = None
+    def on_response_complete(self) -> None:
+        super().on_response_complete()
+        # Bytes between requests (a bare CRLF) reset uvicorn's keep-alive timer but
+        # begin no request: the next head's clock runs from now.
+        if not self.transport.is_closing() and not self.pipeline:
+            self.awaiting_head = True
+            self.start_clock(HEAD_TIMEOUT_S)
 
-    def refuse_head(self, answer: bytes) -> None:
-        """Answer a request whose head is refused, and close its connection."""
-        self.stop_head_clock()
-        if not self.awaiting_head or self.transport.is_closing():
+    def expects_body(self) -> bool:
+        for name, value in self.headers:
+            if name == b"content-length" and value.strip() not in (b"0", b""):
+                return True
+            if name == b"transfer-encoding":
+                return True
+        return False
+
+    def start_clock(self, seconds: float) -> None:
+        self.stop_clock()
+        self.clock = self.loop.call_later(seconds, self.refuse, HEAD_TIMED_OUT)
+
+    def stop_clock(self) -> None:
+        if self.clock is not None:
+            self.clock.cancel()
+            self.clock = None
+
+    def refuse(self, answer: bytes) -> None:
+        """Answer a request whose head (or body) is refused, and close its connection."""
+        self.stop_clock()
+        if self.transport.is_closing():
             return
-        if not self.head_begun:  # a connection that never sent a byte: no answer is due
-            self.transport.close()
+        if self.awaiting_head and not self.head_begun:
+            self.transport.close()  # nothing was asked: no answer is due
             return
-        if self.cycle is not None and not self.cycle.response_complete:
+        if self.cycle is not None and not self.cycle.response_started:
+            self.transport.write(answer)
+        elif self.cycle is not None and not self.cycle.response_complete:
             # A pipelined head behind a response still being sent (a stream): no answer
             # can go between that response's bytes. Its time starts once that response
             # is done; one too large closes the connection.
-            if answer is HEAD_TIMED_OUT:
-                self.start_head_clock()
-            else:
-                self.transport.close()
-            return
-        self.transport.write(answer)
+            if answer is HEAD_TIMED_OUT and self.awaiting_head:
+                self.start_clock(HEAD_TIMEOUT_S)
+                return
+        elif self.cycle is None or self.awaiting_head:
+            self.transport.write(answer)
         self.transport.close()

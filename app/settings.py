@@ -39,13 +39,13 @@ class Settings(BaseSettings):
         10,
         ge=0,
         description="token re-issues a client may make a minute, and a match take (counted "
-        "apart), and as many host recoveries; 0 turns it off",
+        "apart), and as many host recoveries from a client; 0 turns them off",
     )
     rate_limit_tickets_per_minute: int = Field(
         60,
         ge=0,
-        description="stream tickets a client may take a minute, and a match give (counted "
-        "apart); 0 turns it off",
+        description="stream tickets a client may take a minute, and ten times as many with "
+        "one token (counted apart); 0 turns it off",
     )
     cors_origins: list[str] = Field(
         default_factory=list, description='origins allowed by CORS, e.g. ["https://app.example"]'

@@ -16,6 +16,12 @@ if [ "${RUN_MIGRATIONS:-1}" != "0" ]; then
     alembic upgrade head
 fi
 
+# With several workers, the metrics of each are files in PROMETHEUS_MULTIPROC_DIR
+# (app/metrics.py): the last run's would stay in the sums.
+if [ -n "${PROMETHEUS_MULTIPROC_DIR:-}" ]; then
+    rm -f "${PROMETHEUS_MULTIPROC_DIR}"/*.db
+fi
+
 # exec: uvicorn becomes PID 1 and receives SIGTERM/SIGINT directly.
 # --http: app/serving.py (TCP_NODELAY on every connection); --timeout-graceful-shutdown:
 # open live streams are closed 3 s after SIGTERM, so a rolling restart finishes.

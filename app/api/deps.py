@@ -210,8 +210,11 @@ class Limits:
     def __init__(self, kind: str, setting: str, *, per_match: bool) -> None:
         self.kind, self.setting, self.per_match = kind, setting, per_match
 
-    def of(self, request: Request, whose: str | None, what: str) -> tuple[RateLimit, ...]:
-        """The limits, per client and per ``whose`` (a ``what``: a match, a token)."""
+    def of(
+        self, request: Request, whose: str | None, what: str, *, shared_by: int = 1
+    ) -> tuple[RateLimit, ...]:
+        """The limits, per client and per ``whose`` (a ``what``: a match, a token), which
+        ``shared_by`` clients' worth may use together."""
         per_minute: int = getattr(request.app.state.settings, self.setting)
         if not per_minute:
             return ()
@@ -219,7 +222,9 @@ class Limits:
         limits = [RateLimit(f"{self.kind} {client}", per_minute, f"{self.kind} from one client")]
         if whose is not None:
             limits.append(
-                RateLimit(f"{self.kind} {whose}", per_minute, f"{self.kind} for one {what}")
+                RateLimit(
+                    f"{self.kind} {whose}", per_minute * shared_by, f"{self.kind} for one {what}"
+                )
             )
         return tuple(limits)
 
@@ -228,13 +233,18 @@ class Limits:
 
 
 class TokenLimits(Limits):
-    """Per client address and per token: stream tickets. A viewer's token is shared
-    widely, and one holder could use up a per-match count for every phone."""
+    """Per client address, and per token ``PHONES_PER_TOKEN`` clients' worth: stream
+    tickets. A viewer's token is shared widely: no one address can use up its count
+    for every phone (nor can a match's, as a per-match count could be)."""
 
     async def __call__(  # type: ignore[override]
         self, request: Request, match_id: str, token: BearerTokenDep
     ) -> tuple[RateLimit, ...]:
-        return self.of(request, token.partition(".")[0], "token")
+        whose = token.partition(".")[0]
+        return self.of(request, whose, "token", shared_by=PHONES_PER_TOKEN)
+
+
+PHONES_PER_TOKEN = 10  # the phones one token may serve at once, for its ticket count
 
 
 RateLimits = tuple[RateLimit, ...]

@@ -6,35 +6,86 @@ is counted as kept. It may not hold:
 
 - control characters (but a line break, where the text has lines);
 - invisible format characters: zero-width spaces, bidi overrides and isolates,
-  which make a name read differently from what it is; the one exception is the
-  zero-width joiner inside an emoji sequence (👩‍🦰, 🏳️‍🌈), which people use as names;
+  which make a name read differently from what it is; the exceptions are the
+  zero-width joiner inside an emoji sequence (👩‍🦰, 🏳️‍🌈) and the tags of a
+  subdivision flag, which people use in names;
 - line and paragraph separators (U+2028, U+2029).
 
 A name must also show something: at least one letter, digit, punctuation mark or
-symbol that is not a blank (the Hangul fillers and the blank braille pattern
-render as nothing).
+symbol that is not a blank (the default-ignorable Hangul fillers and the blank
+braille pattern render as nothing).
 """
 
 from __future__ import annotations
 
 import unicodedata
 
+import icu
+
 ZWJ = "\u200d"
 EMOJI_PRESENTATION = "\ufe0f"  # the variation selector that asks for an emoji's picture
-# Letters and symbols that render as nothing (Hangul fillers, the blank braille pattern).
-BLANKS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
-REFUSED = ("Cc", "Cf", "Zl", "Zp", "Cs", "Co", "Cn")
+BLACK_FLAG = "\U0001f3f4"  # a subdivision flag is this, tag characters, and a cancel tag
+TAGS = range(0xE0020, 0xE0080)
+BRAILLE_BLANK = "\u2800"  # a symbol that renders as nothing
+# ICU's tables, not Python's: they know the newest emoji (🩷, 🪿), which Python 3.11's
+# would take for unassigned characters.
+CATEGORY = icu.UCharCategory
+REFUSED = frozenset(
+    {
+        CATEGORY.CONTROL_CHAR,
+        CATEGORY.FORMAT_CHAR,
+        CATEGORY.LINE_SEPARATOR,
+        CATEGORY.PARAGRAPH_SEPARATOR,
+        CATEGORY.SURROGATE,
+        CATEGORY.PRIVATE_USE_CHAR,
+        CATEGORY.UNASSIGNED,
+    }
+)
+SEEN = frozenset(  # letters, digits, punctuation and symbols
+    {
+        CATEGORY.UPPERCASE_LETTER,
+        CATEGORY.LOWERCASE_LETTER,
+        CATEGORY.TITLECASE_LETTER,
+        CATEGORY.MODIFIER_LETTER,
+        CATEGORY.OTHER_LETTER,
+        CATEGORY.DECIMAL_DIGIT_NUMBER,
+        CATEGORY.LETTER_NUMBER,
+        CATEGORY.OTHER_NUMBER,
+        CATEGORY.CONNECTOR_PUNCTUATION,
+        CATEGORY.DASH_PUNCTUATION,
+        CATEGORY.START_PUNCTUATION,
+        CATEGORY.END_PUNCTUATION,
+        CATEGORY.INITIAL_PUNCTUATION,
+        CATEGORY.FINAL_PUNCTUATION,
+        CATEGORY.OTHER_PUNCTUATION,
+        CATEGORY.MATH_SYMBOL,
+        CATEGORY.CURRENCY_SYMBOL,
+        CATEGORY.MODIFIER_SYMBOL,
+        CATEGORY.OTHER_SYMBOL,
+    }
+)
 
 
 def _emoji_side(char: str) -> bool:
-    return unicodedata.category(char) in ("So", "Sk") or char == EMOJI_PRESENTATION
-
-
-def _joins_emoji(text: str, index: int) -> bool:
-    """Whether the joiner at ``index`` stands between two parts of an emoji."""
-    return 0 < index < len(text) - 1 and (
-        _emoji_side(text[index - 1]) and _emoji_side(text[index + 1])
+    return (
+        char == EMOJI_PRESENTATION
+        or icu.Char.hasBinaryProperty(char, icu.UProperty.EXTENDED_PICTOGRAPHIC)
+        or icu.Char.hasBinaryProperty(char, icu.UProperty.EMOJI_MODIFIER)
     )
+
+
+def _allowed_in_emoji(text: str, index: int) -> bool:
+    """Whether the invisible character at ``index`` is part of an emoji: a joiner
+    between two of its parts, or a tag of a subdivision flag (🏴 and tags)."""
+    char = text[index]
+    if char == ZWJ:
+        return 0 < index < len(text) - 1 and (
+            _emoji_side(text[index - 1]) and _emoji_side(text[index + 1])
+        )
+    if ord(char) in TAGS and index > 0:
+        before = text[index - 1]
+        return before == BLACK_FLAG or ord(before) in TAGS
+    return False
 
 
 def check_text(text: str, *, what: str, max_length: int, lines: bool = False) -> str:
@@ -43,9 +94,7 @@ def check_text(text: str, *, what: str, max_length: int, lines: bool = False) ->
     for index, char in enumerate(text):
         if char == "\n" and lines:
             continue
-        if char == ZWJ and _joins_emoji(text, index):
-            continue
-        if unicodedata.category(char) in REFUSED:
+        if icu.Char.charType(char) in REFUSED and not _allowed_in_emoji(text, index):
             raise ValueError(
                 f"{what} cannot hold the invisible or control character U+{ord(char):04X}"
             )
@@ -56,4 +105,9 @@ def check_text(text: str, *, what: str, max_length: int, lines: bool = False) ->
 
 def shows_something(text: str) -> bool:
     """Whether ``text`` holds a character one sees (not only blanks, spaces or marks)."""
-    return any(unicodedata.category(char)[0] in "LNPS" and char not in BLANKS for char in text)
+    return any(
+        icu.Char.charType(char) in SEEN
+        and char != BRAILLE_BLANK
+        and not icu.Char.hasBinaryProperty(char, icu.UProperty.DEFAULT_IGNORABLE_CODE_POINT)
+        for char in text
+    )

@@ -1,6 +1,5 @@
-"""Fixed-window limits on what a client, or a match, may do a minute, shared by every
-worker: creating matches (per client); re-issuing and recovering tokens, and taking
-stream tickets (each per client and per match)."""
+"""Fixed-window limits on what a client, a match or a token may do a minute, shared by
+every worker (which limits apply to what: ``app.api.deps``)."""
 
 from __future__ import annotations
 

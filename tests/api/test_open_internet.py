@@ -187,10 +187,10 @@ def _operations(table: Table) -> dict[str, Any]:
     }
 
 
-# Each is limited per client address, and: a re-issue per match, a ticket per token (a
-# viewer's is shared widely), a recovery not per match (its id is in every link: anyone
-# could lock its host out).
-SHARED_LIMIT = {"reissue": True, "ticket": True, "recover": False}
+# Each is limited per client address, and a re-issue per match too; a recovery not per
+# match (its id is in every link: anyone could lock its host out); a ticket per token
+# only at ten addresses' worth (below).
+SHARED_LIMIT = {"reissue": True, "ticket": False, "recover": False}
 
 
 @pytest.mark.parametrize("operation", ["recover", "reissue", "ticket"])
@@ -220,3 +220,23 @@ def test_recovery_reissue_and_tickets_are_rate_limited(database_url: str, operat
         assert call_elsewhere(other).status_code != 429
         # The same client is refused on another match too.
         assert call_elsewhere(one).status_code == 429
+
+
+def test_a_token_s_tickets_are_limited_at_ten_addresses_worth(database_url: str) -> None:
+    """A viewer's token is shared widely: one address cannot use up its tickets, but
+    together the phones of a token are bounded."""
+    _clear_of_a_window_edge()
+    settings = Settings(
+        database_url=database_url, rate_limit_matches_per_minute=0, rate_limit_tickets_per_minute=1
+    )
+    with TestClient(create_app(settings)) as host_phone:
+        table = Table(host_phone, MATCH_BODY)
+    base = secrets.randbelow(200)
+    answers = []
+    for phone in range(11):
+        with TestClient(create_app(settings), client=(f"203.0.113.{base + phone}", 1)) as client:
+            first = client.post(table.url + "/events/tickets", headers=table.auth("viewer"))
+            again = client.post(table.url + "/events/tickets", headers=table.auth("viewer"))
+            answers.append((first.status_code, again.status_code))
+    assert answers[:10] == [(201, 429)] * 10  # each address: one a minute
+    assert answers[10] == (429, 429)  # the token: ten addresses' worth

@@ -164,7 +164,17 @@ def test_a_name_longer_than_40_characters_as_kept_is_refused(client: Any) -> Non
     assert "at most 40 characters" in response.json()["errors"][0]["message"]
 
 
-@pytest.mark.parametrize("name", ["\U0001f469\u200d\U0001f9b0", "\U0001f3f3\ufe0f\u200d\U0001f308"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "\U0001f469\u200d\U0001f9b0",  # 👩‍🦰
+        "\U0001f3f3\ufe0f\u200d\U0001f308",  # 🏳️‍🌈
+        "\U0001fa77",  # 🩷, newer than Python 3.11's tables
+        "\U0001f426\u200d\U0001f525",  # 🐦‍🔥
+        "\U0001f3f4\U000e0067\U000e0062\U000e0073\U000e0063\U000e0074\U000e007f",  # Scotland
+        "\U0001f642\u200d\u2194\ufe0f",  # 🙂‍↔️
+    ],
+)
 def test_an_emoji_joined_by_a_zero_width_joiner_is_a_name(client: Any, name: str) -> None:
     response = client.post("/v1/matches", json={"game": "asszorti", "players": [name, "B", "C"]})
     assert response.status_code == 201, response.text

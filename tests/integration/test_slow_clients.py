@@ -13,7 +13,7 @@ from collections.abc import Iterator
 import httpx
 import pytest
 
-from app.serving import HEAD_TIMEOUT_S, MAX_HEAD_BYTES
+from app.serving import BODY_TIMEOUT_S, HEAD_TIMEOUT_S, MAX_HEAD_BYTES
 from tests.conftest import migrate
 from tests.live import LiveServer
 
@@ -118,3 +118,59 @@ def test_heads_never_finished_are_closed_and_others_are_served(server: LiveServe
     assert waited < HEAD_TIMEOUT_S + 10
     assert all(a.startswith(b"HTTP/1.1 408 ") for a in answers), {a[:40] for a in answers}
     assert httpx.get(server.url + "/healthz", timeout=10).status_code == 200
+
+
+def test_a_whole_head_over_the_limit_in_one_read_is_answered_431(server: LiveServer) -> None:
+    """A complete 100 KiB head, sent at once: counted as parsed, answered 431."""
+    sock = _connect(server)
+    try:
+        big = b"a" * (100 * 1024)
+        sock.sendall(b"GET /healthz HTTP/1.1\r\nHost: test\r\nX-Big: " + big + b"\r\n\r\n")
+        answer = _answer(sock)
+    finally:
+        sock.close()
+    assert answer.startswith(b"HTTP/1.1 431 "), answer[:200]
+
+
+def test_a_connection_idle_after_its_answer_cannot_be_held_by_blank_lines(
+    server: LiveServer,
+) -> None:
+    """After an answer, bytes that begin no request (a CRLF now and then) reset
+    uvicorn's keep-alive timer, but not the next head's clock: the connection closes."""
+    sock = _connect(server)
+    try:
+        sock.sendall(b"GET /healthz HTTP/1.1\r\nHost: test\r\n\r\n")
+        first = sock.recv(65536)
+        assert first.startswith(b"HTTP/1.1 200 "), first[:100]
+        started = time.monotonic()
+        while time.monotonic() - started < HEAD_TIMEOUT_S + 10:
+            try:
+                sock.sendall(b"\r\n")
+            except OSError:
+                break
+            sock.settimeout(1.0)
+            try:
+                if sock.recv(100) == b"":
+                    break
+            except TimeoutError:
+                continue
+        closed_after = time.monotonic() - started
+    finally:
+        sock.close()
+    assert closed_after < HEAD_TIMEOUT_S + 5
+
+
+def test_a_body_never_finished_is_answered_408(server: LiveServer) -> None:
+    sock = _connect(server)
+    try:
+        sock.sendall(
+            b"POST /v1/matches HTTP/1.1\r\nHost: test\r\nContent-Type: application/json\r\n"
+            b'Content-Length: 100\r\n\r\n{"game"'
+        )
+        started = time.monotonic()
+        answer = _answer(sock)
+        waited = time.monotonic() - started
+    finally:
+        sock.close()
+    assert answer.startswith(b"HTTP/1.1 408 "), answer[:200]
+    assert BODY_TIMEOUT_S - 1 < waited < BODY_TIMEOUT_S + 10
