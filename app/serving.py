@@ -10,12 +10,12 @@ Linux, on every keep-alive request after the first (Kludex/uvicorn#3149). So eve
 connection sets the option itself.
 
 uvicorn bounds neither the size of a request's head (its request line and headers)
-nor the time it takes to arrive: a stranger's 60 MB header costs seconds of CPU,
-and half-sent requests hold their connections for good. So a head over
+nor the time it takes to arrive: a stranger's huge header costs the server CPU and
+memory, and half-sent requests hold their connections for good. So a head over
 ``MAX_HEAD_BYTES`` is answered 431, one not complete within ``HEAD_TIMEOUT_S`` 408,
 and a body not complete within ``BODY_TIMEOUT_S`` of its head 408, and the
-connection closed. Both through uvicorn's public ``--http``
-extension point::
+connection closed, each with a problem+json body as the app's errors have. All
+through uvicorn's public ``--http`` extension point::
 
     uvicorn app.main:app --http app.serving:HttpToolsProtocol
 """
@@ -23,6 +23,7 @@ extension point::
 from __future__ import annotations
 
 import asyncio
+import json
 import socket
 from contextlib import suppress
 
@@ -41,15 +42,31 @@ MAX_HEAD_BYTES = 64 * 1024  # a request line and headers, together
 HEAD_TIMEOUT_S = 15.0  # from a connection's first byte, or a request's, to its last header
 BODY_TIMEOUT_S = 30.0  # from a request's last header to the last byte of its body
 
-HEAD_TOO_LARGE = (
-    b"HTTP/1.1 431 Request Header Fields Too Large\r\n"
-    b"content-type: text/plain; charset=utf-8\r\ncontent-length: 36\r\n"
-    b"connection: close\r\n\r\nthe request's headers are too large\n"
+
+def refusal(status: int, title: str, code: str, detail: str) -> bytes:
+    """A whole HTTP answer that closes the connection, its body problem+json
+    (``app/api/problems.py``'s shape), for a request the app never sees."""
+    body = json.dumps(
+        {"type": "about:blank", "title": title, "status": status, "detail": detail, "code": code}
+    ).encode()
+    head = (
+        f"HTTP/1.1 {status} {title}\r\ncontent-type: application/problem+json\r\n"
+        f"content-length: {len(body)}\r\nconnection: close\r\n\r\n"
+    )
+    return head.encode() + body
+
+
+HEAD_TOO_LARGE = refusal(
+    431,
+    "Request Header Fields Too Large",
+    "headers_too_large",
+    f"the request line and headers are over {MAX_HEAD_BYTES} bytes",
 )
-HEAD_TIMED_OUT = (
-    b"HTTP/1.1 408 Request Timeout\r\n"
-    b"content-type: text/plain; charset=utf-8\r\ncontent-length: 36\r\n"
-    b"connection: close\r\n\r\nthe request's headers took too long\n"
+HEAD_TIMED_OUT = refusal(
+    408,
+    "Request Timeout",
+    "request_timeout",
+    "the request did not arrive in time; send it again, whole",
 )
 
 

@@ -5,6 +5,7 @@ and every other client served meanwhile."""
 from __future__ import annotations
 
 import contextlib
+import json
 import socket
 import threading
 import time
@@ -42,6 +43,13 @@ def _answer(sock: socket.socket) -> bytes:
     return received
 
 
+def _problem_code(answer: bytes) -> str:
+    """The ``code`` of a problem+json answer read off the wire."""
+    head, _, body = answer.partition(b"\r\n\r\n")
+    assert b"content-type: application/problem+json" in head.lower(), head
+    return str(json.loads(body)["code"])
+
+
 def test_a_head_just_under_the_limit_is_served(server: LiveServer) -> None:
     big = "a" * (MAX_HEAD_BYTES - 1024)
     response = httpx.get(server.url + "/healthz", headers={"X-Big": big}, timeout=10)
@@ -58,6 +66,7 @@ def test_a_head_over_the_limit_is_answered_431(server: LiveServer) -> None:
     finally:
         sock.close()
     assert answer.startswith(b"HTTP/1.1 431 "), answer[:200]
+    assert _problem_code(answer) == "headers_too_large"
 
 
 def test_a_head_over_the_limit_is_refused_before_the_rest_is_read(server: LiveServer) -> None:
@@ -117,6 +126,7 @@ def test_heads_never_finished_are_closed_and_others_are_served(server: LiveServe
             sock.close()
     assert waited < HEAD_TIMEOUT_S + 10
     assert all(a.startswith(b"HTTP/1.1 408 ") for a in answers), {a[:40] for a in answers}
+    assert {_problem_code(a) for a in answers} == {"request_timeout"}
     assert httpx.get(server.url + "/healthz", timeout=10).status_code == 200
 
 
@@ -130,6 +140,7 @@ def test_a_whole_head_over_the_limit_in_one_read_is_answered_431(server: LiveSer
     finally:
         sock.close()
     assert answer.startswith(b"HTTP/1.1 431 "), answer[:200]
+    assert _problem_code(answer) == "headers_too_large"
 
 
 def test_a_connection_idle_after_its_answer_cannot_be_held_by_blank_lines(
@@ -173,4 +184,5 @@ def test_a_body_never_finished_is_answered_408(server: LiveServer) -> None:
     finally:
         sock.close()
     assert answer.startswith(b"HTTP/1.1 408 "), answer[:200]
+    assert _problem_code(answer) == "request_timeout"
     assert BODY_TIMEOUT_S - 1 < waited < BODY_TIMEOUT_S + 10
