@@ -334,13 +334,6 @@ class TokenReissue(StrictModel):
     seat: int | None = Field(
         None, ge=0, le=15, description="the seat, for a player's token; absent otherwise"
     )
-    recovery_code: str | None = Field(
-        None,
-        min_length=1,
-        max_length=128,
-        description="with the host's token only: the current recovery code, to replace it "
-        "too (the answer's `recovery`); absent, the code stays as it is",
-    )
 
 
 class IssuedToken(Read):
@@ -366,14 +359,13 @@ class IssuedToken(Read):
     link: str = Field(description="the token as a join link (see JoinLinks)")
     recovery: str | None = Field(
         description="the host's new recovery code, after a recovery or a re-issue of the "
-        "host's token that sent the current code; the one before it no longer works. "
-        "Null otherwise"
+        "host's token; the one before it no longer works. Null otherwise"
     )
 
 
 class HostRecovery(StrictModel):
     """The match's current recovery code: the one shown at creation, or the last one a
-    recovery or a host's re-issue gave."""
+    recovery or a re-issue of the host's token gave."""
 
     model_config = ConfigDict(json_schema_extra={"examples": [{"recovery_code": "q8ZfK2..."}]})
 

@@ -39,7 +39,8 @@ class Settings(BaseSettings):
         10,
         ge=0,
         description="token re-issues a client may make a minute, and a match take (counted "
-        "apart), and as many host recoveries from a client; 0 turns them off",
+        "apart), and as many host recoveries from a client (ten times as many for one "
+        "match); 0 turns them off",
     )
     rate_limit_tickets_per_minute: int = Field(
         60,

@@ -201,20 +201,19 @@ async def match_creation_limit(request: Request) -> tuple[RateLimit, ...]:
 
 class Limits:
     """The limits of an operation (``kind``), from its setting: per client address and,
-    with ``per_match``, per match, each counted apart; none when the setting is 0.
+    with ``per_match``, per match at ``shared_by`` addresses' worth, each counted apart;
+    none when the setting is 0.
 
-    A recovery is limited per client only: anyone who knows a match's id could use up
-    a per-match count and lock its host out.
+    A recovery's per-match count is ten addresses' worth: a match's id is in every join
+    link, and one address alone must not be able to lock its host out.
     """
 
-    def __init__(self, kind: str, setting: str, *, per_match: bool) -> None:
-        self.kind, self.setting, self.per_match = kind, setting, per_match
+    def __init__(self, kind: str, setting: str, *, per_match: bool, shared_by: int = 1) -> None:
+        self.kind, self.setting = kind, setting
+        self.per_match, self.shared_by = per_match, shared_by
 
-    def of(
-        self, request: Request, whose: str | None, what: str, *, shared_by: int = 1
-    ) -> tuple[RateLimit, ...]:
-        """The limits, per client and per ``whose`` (a ``what``: a match, a token), which
-        ``shared_by`` clients' worth may use together."""
+    def of(self, request: Request, whose: str | None, what: str) -> tuple[RateLimit, ...]:
+        """The limits, per client and per ``whose`` (a ``what``: a match, a token)."""
         per_minute: int = getattr(request.app.state.settings, self.setting)
         if not per_minute:
             return ()
@@ -223,7 +222,9 @@ class Limits:
         if whose is not None:
             limits.append(
                 RateLimit(
-                    f"{self.kind} {whose}", per_minute * shared_by, f"{self.kind} for one {what}"
+                    f"{self.kind} {whose}",
+                    per_minute * self.shared_by,
+                    f"{self.kind} for one {what}",
                 )
             )
         return tuple(limits)
@@ -233,18 +234,17 @@ class Limits:
 
 
 class TokenLimits(Limits):
-    """Per client address, and per token ``PHONES_PER_TOKEN`` clients' worth: stream
+    """Per client address, and per token at ``shared_by`` addresses' worth: stream
     tickets. A viewer's token is shared widely: no one address can use up its count
     for every phone (nor can a match's, as a per-match count could be)."""
 
     async def __call__(  # type: ignore[override]
         self, request: Request, match_id: str, token: BearerTokenDep
     ) -> tuple[RateLimit, ...]:
-        whose = token.partition(".")[0]
-        return self.of(request, whose, "token", shared_by=PHONES_PER_TOKEN)
+        return self.of(request, token.partition(".")[0], "token")
 
 
-PHONES_PER_TOKEN = 10  # the phones one token may serve at once, for its ticket count
+PHONES_PER_TOKEN = 10  # the phones one token (or one match's link) may serve at once
 
 
 RateLimits = tuple[RateLimit, ...]
@@ -255,9 +255,23 @@ ReissueLimitDep = Annotated[
 ]
 RecoveryLimitDep = Annotated[
     RateLimits,
-    Depends(Limits("host recoveries", "rate_limit_tokens_per_minute", per_match=False)),
+    Depends(
+        Limits(
+            "host recoveries",
+            "rate_limit_tokens_per_minute",
+            per_match=True,
+            shared_by=PHONES_PER_TOKEN,
+        )
+    ),
 ]
 TicketLimitDep = Annotated[
     RateLimits,
-    Depends(TokenLimits("stream tickets", "rate_limit_tickets_per_minute", per_match=False)),
+    Depends(
+        TokenLimits(
+            "stream tickets",
+            "rate_limit_tickets_per_minute",
+            per_match=False,
+            shared_by=PHONES_PER_TOKEN,
+        )
+    ),
 ]

@@ -4,9 +4,8 @@ the recovery code; the match's history of both. One transaction each.
 A re-issued token replaces the one before it at once: the old credential row is
 deleted, and every request reads its credential afresh, on every worker. A recovery
 gives a new recovery code, which retires the one it was made with: a leaked code
-takes over a match once, not for good. The host re-issuing its own token replaces the
-code only when it sends the current one: a stolen host token alone cannot lock the
-owner out of recovery.
+takes over a match once, not for good. The host re-issuing its own token gets a new
+code too, for the same reason.
 """
 
 from __future__ import annotations
@@ -83,12 +82,11 @@ def reissue(
     role: Role,
     seat: int | None,
     *,
-    recovery_code: str | None = None,
     limits: Iterable[RateLimit] = (),
 ) -> Issued:
     """Issue a new token for ``role`` (and ``seat``); the one it replaces stops working.
-    With the host's token, ``recovery_code`` (the current one) is replaced too.
-    ``limits``: the rate limits it counts against."""
+    A new host token comes with a new recovery code. ``limits``: the rate limits it
+    counts against."""
     state, who = request.state(), request.who
     seats = state.game.seat_count
     if role is Role.PLAYER and (seat is None or seat >= seats):
@@ -97,19 +95,9 @@ def reissue(
     if role is not Role.PLAYER and seat is not None:
         message = f"a {role.value} token has no seat"
         raise InvalidInput(message, errors=[FieldError(("body", "seat"), message)])
-    if recovery_code is not None:
-        if role is not Role.HOST:
-            message = "a recovery code is replaced only with the host's token"
-        elif not recovery_matches(recovery_code, state.row["recovery_hash"]):
-            message = "not the match's current recovery code"
-        else:
-            message = ""
-        if message:
-            loc = ("body", "recovery_code")
-            raise InvalidInput(message, errors=[FieldError(loc, message)])
     ratelimit.count(uow, limits)
-    rotate = recovery_code is not None
-    return _replace(uow, state, role, seat, who.label, "token_reissued", new_recovery=rotate)
+    host = role is Role.HOST
+    return _replace(uow, state, role, seat, who.label, "token_reissued", new_recovery=host)
 
 
 def count_recovery(uow: UnitOfWork, match_id: str, limits: Iterable[RateLimit]) -> None:

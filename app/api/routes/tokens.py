@@ -93,10 +93,8 @@ def reissue_token(
             return replay
         caller = turn.check(uow)
         request_of = WriteRequest(caller.who, caller.match)
-        role, seat, code = Role(body.role.value), body.seat, body.recovery_code
-        issued = tokens.reissue(
-            caller.uow, request_of, role, seat, recovery_code=code, limits=limits
-        )
+        role, seat = Role(body.role.value), body.seat
+        issued = tokens.reissue(caller.uow, request_of, role, seat, limits=limits)
         answer = _issued(issued, base_url(request, settings), match_id)
         return kept(caller.uow, claim, WriteResult(200, answer, dict(NO_STORE)))
 
