@@ -14,8 +14,19 @@ open on it, whichever worker or machine made the change.
   ``SQLITE_POLL_S``. It then reads that match's new changes once and offers each
   to every subscription of the match: one read per change per process, however
   many streams follow the match.
+- Each change is encoded once per process, as the Server-Sent Event every stream
+  of its match writes as it is (``Change.frame``).
+- An open stream is a couple of hundred objects that live as long as it does, and a
+  full garbage collection walks every one of them: with thousands open, it holds up
+  the whole process for a second or more. So the objects of streams that opened are
+  frozen (``gc.freeze``), in one step every ``FREEZE_EVERY_S`` at most; the few that
+  closed streams leave in reference cycles are reclaimed by one full collection once
+  as many streams have closed as are open (``freeze_open_streams``).
+- Streams read their openings ``OPENINGS_AT_ONCE`` at a time (``opening``): after a
+  restart every phone comes back at once, and their reads queue there, not in front
+  of every other request's.
 - A subscription holds at most ``QUEUE_SIZE`` changes. One that cannot keep up is
-  not buffered further: its queue is emptied, it is marked to resync, and its
+  not buffered further: what it holds is let go, it is marked to resync, and its
   stream sends a ``resync`` event and ends.
 """
 
@@ -23,17 +34,21 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import logging
-from collections.abc import Iterable, Mapping
+from collections.abc import AsyncIterator, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
 
+import anyio
 import orjson
 import psycopg
+from fastapi.sse import format_sse_event
 
 from app.db import repository
 from app.db.database import Database, LoggedChange, UnitOfWork
+from app.errors import DatabaseUnavailable
 from app.services.changes import CHANNEL
 
 logger = logging.getLogger("squarescores.live")
@@ -42,30 +57,55 @@ QUEUE_SIZE = 32  # changes a subscription holds before it is cut (told to resync
 SQLITE_POLL_S = 0.05  # how often a process looks for other processes' changes (SQLite)
 FETCH_BATCH = 100
 RECONNECT_S = 1.0
+OPENINGS_AT_ONCE = 4  # streams reading their opening at once, of the pool's units
+OPENING_WAIT_S = 30.0  # the longest a stream waits to read its opening, then 503
+FREEZE_EVERY_S = 2.0  # how often the objects of newly opened streams are frozen
+FREEZE_AFTER_OPENED = 50  # ... once this many streams opened since the last time
+RECLAIM_AFTER_CLOSED = 1000  # closed streams before a full collection (or as many as open)
 
 
-@dataclass(eq=False)
+@dataclass(frozen=True, slots=True)
+class Change:
+    """A change of a match, as every stream of the match sends it: ``frame`` is its
+    Server-Sent Event (kind, data, and the version as its id), encoded once."""
+
+    version: int
+    kind: str
+    event: Mapping[str, Any]
+    frame: bytes
+
+    @classmethod
+    def of(cls, version: int, event: Mapping[str, Any]) -> Change:
+        kind = str(event["kind"])
+        data = orjson.dumps(event).decode()
+        frame = format_sse_event(data_str=data, event=kind, id=str(version))
+        return cls(version, kind, event, frame)
+
+
+@dataclass(eq=False, slots=True)
 class Subscription:
     """One stream's place in the hub: the changes waiting for it, in version order."""
 
     match_id: str
-    queue: asyncio.Queue[tuple[int, str, str]] = field(
-        default_factory=lambda: asyncio.Queue(QUEUE_SIZE)
-    )
+    pending: list[Change] = field(default_factory=list)  # lighter than a deque, idle
     overflowed: bool = False
     wake: asyncio.Event = field(default_factory=asyncio.Event)
 
-    def offer(self, version: int, kind: str, data: str) -> None:
-        """A change: its version, kind, and its event data as JSON text."""
+    def offer(self, change: Change) -> None:
         if self.overflowed:
             return
-        try:
-            self.queue.put_nowait((version, kind, data))
-        except asyncio.QueueFull:
+        if len(self.pending) >= QUEUE_SIZE:
             self.overflowed = True
-            while not self.queue.empty():  # let go of what it could not take
-                self.queue.get_nowait()
+            self.pending.clear()  # let go of what it could not take
+        else:
+            self.pending.append(change)
         self.wake.set()
+
+    def take(self) -> list[Change]:
+        """The changes waiting, in order; none wait after."""
+        self.wake.clear()
+        changes, self.pending = self.pending, []
+        return changes
 
     def close(self) -> None:
         """Tell the stream to end (the process is shutting down)."""
@@ -85,6 +125,11 @@ class ChangeHub:
         self.loop: asyncio.AbstractEventLoop | None = None
         self.watcher: asyncio.Task[None] | None = None
         self.tasks: set[asyncio.Task[None]] = set()
+        self.freezer: asyncio.Task[None] | None = None
+        self.openings = anyio.Semaphore(OPENINGS_AT_ONCE)
+        self.opened_since_freeze = 0
+        self.closed_since_reclaim = 0
+        self.open_streams = 0
         self.closed = False
         # PostgreSQL: set while the LISTEN connection is up (other processes' changes
         # arrive); tests wait for it.
@@ -95,6 +140,8 @@ class ChangeHub:
         self.db.on_changed = self.changed_threadsafe
         watch = self._poll_sqlite if self.db.is_sqlite else self._listen_postgres
         self.watcher = asyncio.create_task(watch(), name="squarescores-live-watcher")
+        if FREEZE_EVERY_S:
+            self.freezer = asyncio.create_task(self.freeze_open_streams())
 
     async def stop(self) -> None:
         self.closed = True
@@ -102,30 +149,69 @@ class ChangeHub:
         for subscriptions in self.subscriptions.values():
             for subscription in subscriptions:
                 subscription.close()
-        for task in [*self.tasks, *([self.watcher] if self.watcher else [])]:
+        background = [task for task in (self.watcher, self.freezer) if task is not None]
+        for task in [*self.tasks, *background]:
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await task
 
-    async def subscribe(self, match_id: str, from_version: int) -> Subscription:
-        """Follow a match from ``from_version`` (the version the stream has sent up to)."""
+    def subscribe(self, match_id: str, from_version: int) -> Subscription:
+        """Follow a match from ``from_version`` (the version the stream has sent up to).
+        The changes after it that this process offered before are not offered again:
+        ``offered_after`` says whether there are any."""
         subscription = Subscription(match_id)
+        self.open_streams += 1
+        self.opened_since_freeze += 1
         followers = self.subscriptions.setdefault(match_id, set())
-        if not followers:
-            self.last[match_id] = from_version
         followers.add(subscription)
-        self.fetch_changes(match_id)  # a change that landed meanwhile is not missed
+        if len(followers) == 1:
+            self.last[match_id] = from_version
+            self.fetch_changes(match_id)  # a change that landed meanwhile is not missed
         return subscription
+
+    @contextlib.asynccontextmanager
+    async def opening(self) -> AsyncIterator[None]:
+        """A stream's turn to read its opening; 503 when it does not come in time."""
+        with anyio.move_on_after(OPENING_WAIT_S) as waiting:
+            await self.openings.acquire()
+        if waiting.cancelled_caught:
+            raise DatabaseUnavailable("too many live streams are opening; retry shortly")
+        try:
+            yield
+        finally:
+            self.openings.release()
+
+    def offered_after(self, match_id: str, version: int) -> bool:
+        """Whether this process offered a change of the match after ``version``."""
+        return self.last.get(match_id, 0) > version
 
     def unsubscribe(self, subscription: Subscription) -> None:
         followers = self.subscriptions.get(subscription.match_id)
-        if followers is None:
+        if followers is None or subscription not in followers:
             return
+        self.open_streams -= 1
+        self.closed_since_reclaim += 1
         followers.discard(subscription)
         if not followers:
             del self.subscriptions[subscription.match_id]
             self.last.pop(subscription.match_id, None)
             self.dirty.discard(subscription.match_id)
+
+    async def freeze_open_streams(self) -> None:
+        """Keep the objects of open streams out of full garbage collections: freeze
+        what newly opened streams hold, and reclaim, in one full collection, what closed
+        ones left in reference cycles once as many streams have closed as are open."""
+        while True:
+            await asyncio.sleep(FREEZE_EVERY_S)
+            if self.closed_since_reclaim >= max(RECLAIM_AFTER_CLOSED, self.open_streams):
+                gc.unfreeze()
+                gc.collect()
+                gc.freeze()
+                self.closed_since_reclaim = self.opened_since_freeze = 0
+            elif self.opened_since_freeze >= FREEZE_AFTER_OPENED:
+                gc.collect(1)  # the young garbage goes first, not into the frozen
+                gc.freeze()
+                self.opened_since_freeze = 0
 
     def changed_threadsafe(self, changes: tuple[LoggedChange, ...]) -> None:
         """``Database.on_changed``: may be called from a worker thread."""
@@ -153,9 +239,9 @@ class ChangeHub:
     def _offer(self, match_id: str, version: int, event: Mapping[str, Any]) -> None:
         """Offer one change to every subscription of its match, encoded once."""
         self.last[match_id] = version
-        data = orjson.dumps(event).decode()
-        for subscription in list(self.subscriptions.get(match_id, ())):
-            subscription.offer(version, str(event["kind"]), data)
+        change = Change.of(version, event)
+        for subscription in self.subscriptions.get(match_id, ()):
+            subscription.offer(change)
 
     def fetch_changes_of(self, match_ids: Iterable[str]) -> None:
         for match_id in match_ids:

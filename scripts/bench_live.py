@@ -82,6 +82,7 @@ from scripts.bench import (  # noqa: E402
     CPUS,
     DEFAULT_POSTGRES_URL,
     DISTURBED,
+    HOST,
     BenchError,
     Match,
     Measurement,
@@ -143,6 +144,12 @@ class Plan:
     quick: bool
     output: Path
     postgres_url: str
+    scale_streams: int = 0  # the streams at scale (0: not measured)
+    crowd: int = 0  # the streams on one match
+    scale_rate: float = 100.0  # writes per second at scale
+    idle_seconds: float = 20.0
+    scale_app: str = "app.main:app"  # or an app with one mechanism off (bench/without_*.py)
+    scale_workers: int = 1  # one-worker servers on one database, sharing the streams
 
     @property
     def writes(self) -> int:
@@ -184,6 +191,33 @@ def parse_args(argv: list[str] | None = None) -> Plan:
         help="log the servers' garbage-collection pauses over 5 ms (a sitecustomize on their "
         "PYTHONPATH) and report those during the write phase",
     )
+    parser.add_argument(
+        "--scale-streams",
+        type=int,
+        help="streams at scale, over a quarter as many matches, on one worker (10000; 1000 "
+        "with --quick; 0 skips the scale phase)",
+    )
+    parser.add_argument(
+        "--scale-only", action="store_true", help="only the scale phase (no layouts, no wrk)"
+    )
+    parser.add_argument(
+        "--scale-workers",
+        type=int,
+        default=1,
+        help="one-worker servers of the scale phase, on one database, each holding its "
+        "share of the streams; writes and probes go to the first (1)",
+    )
+    parser.add_argument(
+        "--scale-app",
+        default="app.main:app",
+        help="the app of the scale phase, e.g. bench.without_stream_freeze:app",
+    )
+    parser.add_argument(
+        "--crowd", type=int, help="streams on one watched match (2000; 200 with --quick)"
+    )
+    parser.add_argument(
+        "--scale-rate", type=float, default=100.0, help="writes per second at scale (100)"
+    )
     parser.add_argument("--output", type=Path, default=DEFAULT_OUTPUT, help="the JSON results")
     parser.add_argument(
         "--postgres-url",
@@ -201,7 +235,9 @@ def parse_args(argv: list[str] | None = None) -> Plan:
         parser.error("--rate, --duration, --throughput-duration, --wrk-connections: positive")
     return Plan(
         databases=("sqlite", "postgresql") if args.db == "both" else (args.db,),
-        layouts=(1, 2) if args.workers == "both" else (int(args.workers),),
+        layouts=()
+        if args.scale_only
+        else ((1, 2) if args.workers == "both" else (int(args.workers),)),
         streams=streams,
         matches=matches,
         rate=args.rate,
@@ -213,6 +249,14 @@ def parse_args(argv: list[str] | None = None) -> Plan:
         quick=args.quick,
         output=args.output,
         postgres_url=args.postgres_url,
+        scale_streams=args.scale_streams
+        if args.scale_streams is not None
+        else (1000 if args.quick else 10000),
+        crowd=args.crowd if args.crowd is not None else (200 if args.quick else 2000),
+        scale_rate=args.scale_rate,
+        idle_seconds=5.0 if args.quick else 20.0,
+        scale_app=args.scale_app,
+        scale_workers=max(1, args.scale_workers),
     )
 
 
@@ -787,11 +831,284 @@ class Layout:
         return result
 
 
+# -- at scale (issue #29): thousands of plain streams on one worker -------------------------
+
+TARGET_IDLE_CORES = 0.10  # the worker, while every stream is open and nothing happens
+TARGET_IDLE_PROBE_P99_MS = 50.0  # /healthz and GET match meanwhile
+TARGET_SCALE_FANOUT_P99_MS = 100.0  # write -> every phone, at --scale-rate
+TARGET_CROWD_P99_MS = 250.0  # one change -> every watcher of one match
+TARGET_KIB_PER_STREAM = 24.0
+TARGET_STORM_S = 15.0  # every stream open again after all dropped at once
+TARGET_STORM_PROBE_P99_MS = 250.0
+SCALE_OPEN_CONCURRENCY = 256  # streams being opened at once (the storm: all of them)
+PROBE_RATE = 20.0  # probe requests a second, per path
+CROWD_CHANGES = 10  # writes to the watched match, one a second
+
+# The probes run in a process of their own, so that this one's work on thousands of
+# streams does not count as the server's latency.
+PROBE_SCRIPT = """
+import json, sys, time
+import httpx
+url, rate, seconds, token, *paths = sys.argv[1:]
+rate, seconds = float(rate), float(seconds)
+latencies = {path: [] for path in paths}
+errors = 0
+with httpx.Client(base_url=url, timeout=30, headers={"Authorization": "Bearer " + token}) as c:
+    start = time.monotonic()
+    tick = 0
+    while time.monotonic() - start < seconds:
+        for path in paths:
+            sent = time.perf_counter()
+            try:
+                ok = c.get(path).status_code == 200
+            except httpx.HTTPError:
+                ok = False
+            if ok:
+                latencies[path].append(time.perf_counter() - sent)
+            else:
+                errors += 1
+        tick += 1
+        pause = start + tick / rate - time.monotonic()
+        if pause > 0:
+            time.sleep(pause)
+print(json.dumps({"latencies": latencies, "errors": errors}))
+"""
+
+
+class Probes:
+    """/healthz and GET match, ``PROBE_RATE`` a second each, from a process of their own."""
+
+    def __init__(self, url: str, match: LiveMatch, seconds: float) -> None:
+        self.paths = {"healthz": "/healthz", "get_match": f"/v1/matches/{match.id}"}
+        self.args = [url, str(PROBE_RATE), str(seconds), match.host, *self.paths.values()]
+        self.process: asyncio.subprocess.Process | None = None
+
+    async def start(self) -> None:
+        self.process = await asyncio.create_subprocess_exec(
+            sys.executable, "-c", PROBE_SCRIPT, *self.args, stdout=subprocess.PIPE, cwd=ROOT
+        )
+
+    async def result(self) -> dict[str, Any]:
+        assert self.process is not None
+        out, _ = await self.process.communicate()
+        found = json.loads(out)
+        figures: dict[str, Any] = {
+            name: distribution_ms(found["latencies"][path]) for name, path in self.paths.items()
+        }
+        figures["errors"] = found["errors"]
+        return figures
+
+
+@dataclass(eq=False, slots=True)
+class RawStream:
+    """A stream read by a plain asyncio connection: the request, the head, then lines,
+    of which only each event's ``id`` is kept (no HTTP or SSE library)."""
+
+    match: LiveMatch
+    token: str
+    port: int  # of the server it follows the match on
+    last: int = -1  # the last event id read
+    arrivals: list[tuple[int, float]] = field(default_factory=list)
+    error: str | None = None
+    writer: asyncio.StreamWriter | None = None
+
+
+class RawStreams:
+    """Many ``RawStream`` s, opened ``concurrency`` at a time."""
+
+    def __init__(self, streams: list[RawStream]) -> None:
+        self.host = HOST
+        self.streams = streams
+        self.tasks: list[asyncio.Task[None]] = []
+        self.opened = 0
+        self.record = False  # keep each event's arrival (the write phases)
+
+    async def open(self, concurrency: int, *, resume: bool = False) -> tuple[float, int]:
+        """Open every stream (``resume``: with ``Last-Event-ID``, as a reconnecting phone
+        does); the seconds until each answered its head, and how many failed."""
+        gate = asyncio.Semaphore(concurrency)
+        started = time.monotonic()
+        ready = [asyncio.get_running_loop().create_future() for _ in self.streams]
+        self.tasks = [
+            asyncio.create_task(self._follow(stream, gate, done, resume))
+            for stream, done in zip(self.streams, ready, strict=True)
+        ]
+        await asyncio.wait_for(asyncio.gather(*ready), OPEN_TIMEOUT)
+        return time.monotonic() - started, sum(1 for s in self.streams if s.error)
+
+    def errors(self) -> dict[str, int]:
+        return dict(Counter(s.error for s in self.streams if s.error).most_common(3))
+
+    async def _follow(
+        self, stream: RawStream, gate: asyncio.Semaphore, ready: asyncio.Future[None], resume: bool
+    ) -> None:
+        resumed = f"Last-Event-ID: {stream.last}\r\n" if resume and stream.last >= 0 else ""
+        request = (
+            f"GET /v1/matches/{stream.match.id}/events HTTP/1.1\r\nHost: {self.host}\r\n"
+            f"Authorization: Bearer {stream.token}\r\n{resumed}Accept: text/event-stream\r\n\r\n"
+        ).encode()
+        try:
+            async with gate:
+                reader, stream.writer = await asyncio.open_connection(self.host, stream.port)
+                stream.writer.write(request)
+                status = await reader.readline()
+                if b" 200 " not in status:
+                    raise BenchError(f"status {status.decode().strip()!r}")
+                while await reader.readline() not in (b"\r\n", b""):
+                    pass
+            self.opened += 1
+            ready.set_result(None)
+            while line := await reader.readline():
+                if line.startswith(b"id: "):
+                    stream.last = int(line[4:])
+                    if self.record:
+                        stream.arrivals.append((stream.last, time.monotonic()))
+        except (OSError, BenchError, ValueError) as error:
+            stream.error = f"{type(error).__name__}: {error}"
+        finally:
+            if not ready.done():
+                ready.set_result(None)
+
+    async def close(self) -> None:
+        """Drop every connection at once, as a restart or a lost network would."""
+        for stream in self.streams:
+            if stream.writer is not None:
+                stream.writer.transport.abort()
+        for task in self.tasks:
+            task.cancel()
+        await asyncio.gather(*self.tasks, return_exceptions=True)
+        self.opened = 0
+
+
+def delivery_ms(streams: list[RawStream], writes: Writes) -> dict[str, Any]:
+    """Every acknowledged write at every stream of its match: the delays, and what is
+    missing."""
+    per_match: Counter[str] = Counter(s.match.id for s in streams)
+    latencies = [
+        arrived - writes.acknowledged[(s.match.id, version)]
+        for s in streams
+        for version, arrived in s.arrivals
+        if (s.match.id, version) in writes.acknowledged
+    ]
+    expected = sum(per_match[match_id] for match_id, _ in writes.acknowledged)
+    return {
+        "expected": expected,
+        "missing": expected - len(latencies),
+        "latency_ms": distribution_ms(latencies),
+    }
+
+
+async def run_scale(plan: Plan, servers: list[Server], gc_dir: Path | None) -> dict[str, Any]:
+    """``plan.scale_streams`` streams over a quarter as many matches, spread over the
+    one-worker ``servers`` (writes and probes go to the first): memory per stream, the
+    idle workers, writes to every phone, a crowd on one match, and every phone
+    reconnecting at once."""
+    server = servers[0]
+    pids = [pid for s in servers for pid in s.worker_pids()]
+    ports = [s.port for s in servers]
+    count = plan.scale_streams
+    began = time.monotonic()
+    limits = httpx.Limits(max_connections=64, max_keepalive_connections=64)
+    async with httpx.AsyncClient(
+        base_url=server.url, limits=limits, timeout=httpx.Timeout(WRITE_TIMEOUT)
+    ) as client:
+        progress(f"  scale: creating {count // 4 + 1} matches")
+        matches = await create_matches(client, count // 4)
+        (crowded,) = await create_matches(client, 1)
+        streams = RawStreams(
+            [
+                RawStream(
+                    matches[i % len(matches)],
+                    matches[i % len(matches)].readers[i // len(matches) % 5],
+                    ports[i % len(ports)],
+                )
+                for i in range(count)
+            ],
+        )
+        for each in servers:
+            await in_thread(each.wait_idle)
+        rss_before = sum(rss_kib(pid) for pid in pids)
+        progress(f"  scale: opening {count} streams")
+        open_s, failed = await streams.open(SCALE_OPEN_CONCURRENCY)
+        await asyncio.sleep(2 * SETTLE_S)
+        rss_open = sum(rss_kib(pid) for pid in pids)
+        result: dict[str, Any] = {
+            "app": plan.scale_app,
+            "workers": len(pids),
+            "streams": count,
+            "matches": len(matches),
+            "open_seconds": open_s,
+            "open_failed": failed,
+            "memory": {
+                "rss_kib_before": rss_before,
+                "rss_kib_open": rss_open,
+                "kib_per_stream": (rss_open - rss_before) / count,
+            },
+        }
+        progress(
+            f"    open in {open_s:.1f} s ({failed} failed); RSS {rss_before:,} -> {rss_open:,} KiB"
+        )
+
+        progress(f"  scale: idle for {plan.idle_seconds:g} s")
+        probes = Probes(server.url, crowded, plan.idle_seconds)
+        cpu_before, started = cpu_seconds(pids), time.monotonic()
+        await probes.start()
+        idle_probes = await probes.result()
+        idle_cores = (cpu_seconds(pids) - cpu_before) / (time.monotonic() - started)
+        # each worker's share: the probes are answered by the first
+        result["idle"] = {"worker_cores": idle_cores / len(pids), "probes": idle_probes}
+
+        progress(f"  scale: writing {plan.scale_rate:g} rounds a second")
+        streams.record = True
+        writes = await write_phase(
+            client, matches, plan.scale_rate, max(1, round(plan.scale_rate * plan.duration))
+        )
+        await asyncio.sleep(DRAIN_TIMEOUT / 5)
+        result["writes"] = {
+            "rate_per_s": plan.scale_rate,
+            "acknowledged": len(writes.acknowledged),
+            "failures": dict(writes.failures),
+            **delivery_ms(streams.streams, writes),
+        }
+
+        progress(f"  scale: {plan.crowd} streams on one match, {CROWD_CHANGES} changes")
+        crowd = RawStreams(
+            [
+                RawStream(crowded, crowded.readers[i % 5], ports[i % len(ports)])
+                for i in range(plan.crowd)
+            ]
+        )
+        crowd.record = True
+        await crowd.open(SCALE_OPEN_CONCURRENCY)
+        await asyncio.sleep(SETTLE_S)
+        crowd_writes = await write_phase(client, [crowded], 1.0, CROWD_CHANGES)
+        await asyncio.sleep(DRAIN_TIMEOUT / 5)
+        result["crowd"] = {"streams": plan.crowd, **delivery_ms(crowd.streams, crowd_writes)}
+        await crowd.close()
+
+        progress("  scale: every stream dropped, and reconnecting at once")
+        await streams.close()
+        for each in servers:
+            await in_thread(each.wait_idle)
+        probes = Probes(server.url, crowded, plan.idle_seconds)
+        await probes.start()
+        storm_s, storm_failed = await streams.open(count, resume=True)
+        result["storm"] = {
+            "seconds": storm_s,
+            "failed": storm_failed,
+            "errors": streams.errors(),
+            "probes": await probes.result(),
+        }
+        await streams.close()
+    result["server_gc"] = server_gc(gc_dir, pids[0], began, time.monotonic(), began)
+    return result
+
+
 # -- one database --------------------------------------------------------------------------
 
 
 def server(kind: str, workdir: Path, env: dict[str, str], app: str, name: str) -> Server:
-    probe = "/bare" if app.startswith("bench.") else "/healthz"
+    probe = "/bare" if app.startswith("bench.bare_app") else "/healthz"
     return Server(app, 1, env, workdir / f"{kind}-{name}.log", probe)
 
 
@@ -842,6 +1159,15 @@ def run_database(kind: str, plan: Plan, workdir: Path) -> dict[str, Any]:
                     section["layouts"]["2"] = asyncio.run(bounded(layout.run()))
         if throughput is not None and bare is not None:
             section["throughput"] = throughput_json(kind, bare, throughput)
+        section["scale"] = None
+        if plan.scale_streams:
+            progress(f"{kind}: at scale, {plan.scale_workers} one-worker server(s)")
+            with contextlib.ExitStack() as stack:
+                servers = [
+                    stack.enter_context(server(kind, workdir, env, plan.scale_app, f"scale-{n}"))
+                    for n in range(plan.scale_workers)
+                ]
+                section["scale"] = asyncio.run(bounded(run_scale(plan, servers, gc_dir)))
     section["targets"] = judge(kind, section)
     return section
 
@@ -893,6 +1219,8 @@ def judge(kind: str, section: dict[str, Any]) -> list[dict[str, Any]]:
                 "pass": events["missing"] == 0 and events["expected"] > 0,
             }
         )
+    if section.get("scale"):
+        targets += scale_targets(section["scale"])
     if section["throughput"]:
         for name, row in section["throughput"]["rows"].items():
             kept = row["with_over_without"]
@@ -905,6 +1233,56 @@ def judge(kind: str, section: dict[str, Any]) -> list[dict[str, Any]]:
                 }
             )
     return targets
+
+
+def scale_targets(scale: dict[str, Any]) -> list[dict[str, Any]]:
+    """Issue #29's targets, as the scale phase measured them."""
+
+    def p99(figures: dict[str, Any] | None) -> float | None:
+        return figures["p99"] if figures else None
+
+    def worst(*values: float | None) -> float | None:
+        return None if None in values else max(v for v in values if v is not None)
+
+    idle, storm = scale["idle"], scale["storm"]
+    rows = [
+        ("worker CPU, every stream idle (cores)", TARGET_IDLE_CORES, idle["worker_cores"]),
+        (
+            "/healthz and GET match p99, streams idle (ms)",
+            TARGET_IDLE_PROBE_P99_MS,
+            worst(p99(idle["probes"]["healthz"]), p99(idle["probes"]["get_match"])),
+        ),
+        (
+            f"write -> every phone p99 at {scale['writes']['rate_per_s']:g}/s (ms)",
+            TARGET_SCALE_FANOUT_P99_MS,
+            p99(scale["writes"]["latency_ms"]) if not scale["writes"]["missing"] else None,
+        ),
+        (
+            f"one change -> {scale['crowd']['streams']:,} watchers p99 (ms)",
+            TARGET_CROWD_P99_MS,
+            p99(scale["crowd"]["latency_ms"]) if not scale["crowd"]["missing"] else None,
+        ),
+        ("memory per idle stream (KiB)", TARGET_KIB_PER_STREAM, scale["memory"]["kib_per_stream"]),
+        (
+            f"{scale['streams']:,} streams open again after all dropped (s)",
+            TARGET_STORM_S,
+            storm["seconds"] if not storm["failed"] else None,
+        ),
+        (
+            "/healthz and GET match p99 meanwhile (ms)",
+            TARGET_STORM_PROBE_P99_MS,
+            worst(p99(storm["probes"]["healthz"]), p99(storm["probes"]["get_match"])),
+        ),
+    ]
+    return [
+        {
+            "name": f"scale: {name}",
+            "target": f"< {target:g}",
+            "value": value,
+            "pass": value is not None and value < target,
+        }
+        for name, target, value in rows
+    ]
 
 
 # -- the report ----------------------------------------------------------------------------
@@ -1004,6 +1382,8 @@ def report(kind: str, section: dict[str, Any], plan: Plan) -> str:
             )
     elif section.get("throughput_skipped"):
         lines.append(f"req/s with and without streams: skipped ({section['throughput_skipped']})")
+    if section.get("scale"):
+        lines += scale_report(section["scale"])
     lines += ["", "targets:"]
     for target in section["targets"]:
         value = target["value"]
@@ -1013,6 +1393,46 @@ def report(kind: str, section: dict[str, Any], plan: Plan) -> str:
             f"(target {target['target']})"
         )
     return "\n".join(lines)
+
+
+def scale_report(scale: dict[str, Any]) -> list[str]:
+    def dist(figures: dict[str, Any] | None) -> str:
+        if not figures:
+            return "-"
+        return f"p50 {figures['p50']:.1f} / p99 {figures['p99']:.1f} / max {figures['max']:.1f} ms"
+
+    idle, writes, crowd, storm = scale["idle"], scale["writes"], scale["crowd"], scale["storm"]
+    memory = scale["memory"]
+    lines = [
+        "",
+        f"at scale, {scale['workers']} one-worker server(s) ({scale['app']}; CPU per worker, GC "
+        f"of the first): {scale['streams']:,} plain streams over "
+        f"{scale['matches']:,} matches (one asyncio client, no HTTP library; probes from a "
+        "process of their own)",
+        f"  opened in {scale['open_seconds']:.1f} s ({scale['open_failed']} failed); RSS "
+        f"{memory['rss_kib_before']:,} -> {memory['rss_kib_open']:,} KiB: "
+        f"{memory['kib_per_stream']:.1f} KiB per stream",
+        f"  idle: worker {idle['worker_cores']:.3f} cores; "
+        f"/healthz {dist(idle['probes']['healthz'])}; "
+        f"GET match {dist(idle['probes']['get_match'])}",
+        f"  {writes['rate_per_s']:g} writes/s ({writes['acknowledged']} acknowledged): write -> "
+        f"every phone {dist(writes['latency_ms'])}; {writes['missing']} of "
+        f"{writes['expected']:,} events missing",
+        f"  one match, {crowd['streams']:,} streams, {CROWD_CHANGES} changes: "
+        f"{dist(crowd['latency_ms'])}; {crowd['missing']} of {crowd['expected']:,} missing",
+        f"  every stream dropped and reconnecting at once: open again in {storm['seconds']:.1f} s "
+        f"({storm['failed']} failed); /healthz {dist(storm['probes']['healthz'])}; GET match "
+        f"{dist(storm['probes']['get_match'])}"
+        + (f"; failures: {storm['errors']}" if storm["failed"] else ""),
+    ]
+    if scale["server_gc"]:
+        gc_figures = scale["server_gc"]
+        lines.append(
+            f"  the worker's GC: {gc_figures['count']} pauses over "
+            f"{gc_figures['pauses_over_ms']:g} ms ({gc_figures['full_collections']} full), "
+            f"longest {gc_figures['max_ms']:.0f} ms"
+        )
+    return lines
 
 
 # -- main ----------------------------------------------------------------------------------
@@ -1065,8 +1485,9 @@ def environment(plan: Plan, open_files: int) -> dict[str, Any]:
 
 def run(plan: Plan) -> int:
     open_files = raise_open_files()
-    if open_files < plan.streams + 200:
-        progress(f"the open-files limit ({open_files}) is too low for {plan.streams} streams")
+    streams = max(plan.streams, plan.scale_streams + plan.crowd)
+    if open_files < streams + 200:
+        progress(f"the open-files limit ({open_files}) is too low for {streams} streams")
         return 2
     started = datetime.now(UTC)
     sections: dict[str, dict[str, Any]] = {}

@@ -33,11 +33,19 @@ def event_stream_items(document: dict[str, Any]) -> None:
             stream = responses.get("200", {}).get("content", {}).get("text/event-stream")
             if stream is None:
                 continue
-            item = stream.pop("itemSchema", {"type": "object"})
-            data = item.setdefault("properties", {}).setdefault("data", {"type": "string"})
-            data["contentMediaType"] = "application/json"
-            if "schema" in stream:
-                data["contentSchema"] = stream.pop("schema")
+            model = stream.pop("schema", {})
+            data: dict[str, Any] = {"type": "string", "contentMediaType": "application/json"}
+            if "$ref" in model:
+                data["contentSchema"] = {"$ref": model["$ref"]}
+            item = {
+                "type": "object",
+                "properties": {
+                    "data": data,
+                    "event": {"type": "string"},
+                    "id": {"type": "string"},
+                    "retry": {"type": "integer", "minimum": 0},
+                },
+            }
             stream["schema"] = {
                 "type": "string",
                 "description": "Server-Sent Events; each event's data is described by x-itemSchema",

@@ -4,7 +4,7 @@ or the changes a resuming client missed), and the short-lived tickets browsers u
 from __future__ import annotations
 
 import secrets
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -15,11 +15,12 @@ from app.errors import Forbidden, MatchNotFound, Unauthenticated
 from app.games.base import MatchStatus
 from app.services import ratelimit
 from app.services.auth import (
+    Access,
     Principal,
     Role,
-    credential_exists,
     hash_secret,
     is_match_id,
+    match_for_caller,
     or_not_found,
 )
 from app.services.ratelimit import RateLimit
@@ -31,39 +32,58 @@ REPLAY_LIMIT = 256  # at most this many missed changes are replayed; further beh
 
 @dataclass(frozen=True, slots=True)
 class Opening:
-    """The first events of a stream, as (event, version, data), and the version sent."""
+    """Who follows the match, the first events of their stream as (version, data),
+    and the version those bring them to."""
 
-    events: list[tuple[str, int, dict[str, Any]]]
+    who: Principal
+    events: list[tuple[int, dict[str, Any]]]
     version: int
     ended: bool
 
 
-def opening(uow: UnitOfWork, who: Principal, after: int | None) -> Opening:
-    """A snapshot of the match; or, for a client that has seen version ``after``, the
-    changes since, once each and in order, when the log still holds them all.
+def opening(
+    uow: UnitOfWork, match_id: str, access: Access | None, ticket: str, after: int | None
+) -> Opening:
+    """Who the token (``access``), else the stream ``ticket``, stands for (401, 404, 403 as for
+    any request), and in the same read a snapshot of the match; or, for a client that
+    has seen version ``after``, the changes since, once each and in order, when the log
+    still holds them all (none to read when ``after`` is the match's version).
 
-    The reader's token is checked again in the same read (401 once replaced): a token
-    replaced after the stream's first check, before this read, gets no state from
-    after its replacement. One replaced later arrives as a ``token_reissued`` change."""
-    connection, match_id = uow.connection, who.match_id
-    if who.credential_id is not None and not credential_exists(uow, who.credential_id):
-        raise Unauthenticated("the token has been replaced by a re-issued one")
-    state = MatchState.load(or_not_found(repository.get_match(connection, match_id), match_id))
+    A token replaced before this read is refused; one replaced later reaches the stream
+    as the ``token_reissued`` change that replaced it (``revokes``)."""
+    if access is not None:
+        row, who = match_for_caller(uow, access)
+    else:
+        who = ticket_reader(uow, match_id, ticket)
+        row = or_not_found(repository.get_match(uow.connection, match_id), match_id)
+    state = MatchState.load(row)
     version, ended = state.version, state.status is MatchStatus.ENDED
-    if after is not None and after <= version:
-        rows = repository.changes_after(connection, match_id, after, limit=REPLAY_LIMIT)
-        complete = (not rows and after == version) or (
-            bool(rows) and rows[0][0] == after + 1 and rows[-1][0] == version
-        )
-        if complete:
-            events = [(str(payload["kind"]), int(number), payload) for number, payload in rows]
-            return Opening(events, version, ended or (bool(events) and events[-1][0] == "ended"))
+    if after == version:
+        return Opening(who, [], version, ended)
+    if after is not None and after < version:
+        rows = repository.changes_after(uow.connection, who.match_id, after, limit=REPLAY_LIMIT)
+        if rows and rows[0][0] == after + 1 and rows[-1][0] == version:
+            events = [(int(number), payload) for number, payload in rows]
+            return Opening(who, events, version, ended or events[-1][1]["kind"] == "ended")
     data = {"kind": "snapshot", "version": version, "match": match_json(state)}
-    return Opening([("snapshot", version, data)], version, ended)
+    return Opening(who, [(version, data)], version, ended)
 
 
-def changes_after(uow: UnitOfWork, match_id: str, after: int) -> Any:
-    return repository.changes_after(uow.connection, match_id, after, limit=REPLAY_LIMIT)
+def revokes(change: Mapping[str, Any], who: Principal) -> bool:
+    """Whether a change replaced the token ``who`` follows with: a ``token_reissued``
+    of its role (and seat), which replaced every token of them."""
+    return (
+        change["kind"] == "token_reissued"
+        and change.get("role") == who.role.value
+        and change.get("seat") == who.seat
+    )
+
+
+def changes_after(uow: UnitOfWork, match_id: str, after: int) -> list[tuple[int, Any]]:
+    """The match's changes after version ``after``: what a stream missed between its
+    opening read and following the match."""
+    rows = repository.changes_after(uow.connection, match_id, after, limit=REPLAY_LIMIT)
+    return [(int(version), payload) for version, payload in rows]
 
 
 def issue_ticket(

@@ -18,7 +18,8 @@ from pathlib import Path
 from tests.conftest import ROOT
 
 STREAMS, MATCHES, RATE, DURATION = 40, 10, 20, 3  # 60 writes, 4 streams a match
-TIMEOUT = 90  # seconds for the whole run; it takes about 30 on a 2-core machine
+SCALE_STREAMS, CROWD = 40, 20  # the scale phase: 10 matches, and 20 streams on one
+TIMEOUT = 150  # seconds for the whole run; it takes about 50 on a 2-core machine
 
 
 def test_quick_live_bench_delivers_every_write(tmp_path: Path) -> None:
@@ -40,6 +41,10 @@ def test_quick_live_bench_delivers_every_write(tmp_path: Path) -> None:
             str(DURATION),
             "--throughput-duration",
             "1",
+            "--scale-streams",
+            str(SCALE_STREAMS),
+            "--crowd",
+            str(CROWD),
             "--output",
             str(output),
         ],
@@ -78,6 +83,14 @@ def test_quick_live_bench_delivers_every_write(tmp_path: Path) -> None:
         "every write at every stream, 1 worker",
         "every write at every stream, 2 workers",
     }
+    scale = sqlite["scale"]
+    assert scale["streams"] == SCALE_STREAMS and scale["open_failed"] == 0
+    assert scale["writes"]["acknowledged"] > 0 and scale["writes"]["missing"] == 0, scale
+    assert scale["crowd"]["expected"] == CROWD * 10 and scale["crowd"]["missing"] == 0, scale
+    assert scale["storm"]["failed"] == 0 and scale["storm"]["seconds"] > 0, scale
+    assert scale["memory"]["rss_kib_open"] > 0 and scale["idle"]["worker_cores"] >= 0
+    assert scale["idle"]["probes"]["healthz"]["count"] > 0
+    assert any(t["name"].startswith("scale: memory per idle stream") for t in sqlite["targets"])
     if shutil.which("wrk") is not None:
         rows = sqlite["throughput"]["rows"]
         for name in ("post_round", "get_match"):

@@ -1,49 +1,78 @@
 """The live table: a match's changes as Server-Sent Events, for any role.
 
-``GET /v1/matches/{id}/events`` answers ``text/event-stream`` (FastAPI's
-``EventSourceResponse``): first a ``snapshot`` of the match (or, for a client that
-sends ``Last-Event-ID`` or ``?after=``, exactly the changes it missed, in order),
-then one event per change, each with the match version as its SSE id. A comment
-every ``HEARTBEAT_S`` seconds keeps proxies from closing an idle stream; the
-``retry`` hint tells a browser how soon to reconnect. The stream closes after the
-match's ``ended`` event, when the token it was opened with is replaced
-(``revoked``), or when it falls behind (``resync``).
+``GET /v1/matches/{id}/events`` answers ``text/event-stream``: first a ``snapshot`` of
+the match (or, for a client that sends ``Last-Event-ID`` or ``?after=``, exactly the
+changes it missed, in order), then one event per change, each with the match version as
+its SSE id. The first event carries the ``retry`` hint (how soon a browser reconnects);
+a comment every ``HEARTBEAT_S`` seconds keeps proxies from closing an idle stream. The
+stream closes after the match's ``ended`` event, when the token it was opened with is
+replaced (``revoked``), or when it falls behind (``resync``).
+
+A stream is one plain ``StreamingResponse`` of bytes: each change comes from the hub
+already encoded (``app.live.Change``), so a stream only writes it.
 """
 
 import asyncio
-from collections.abc import AsyncIterable
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
 from functools import partial
 from typing import Annotated, Any
 
 import orjson
 from fastapi import APIRouter, Depends, Header, Query, Request, Response
-from fastapi.sse import EventSourceResponse, ServerSentEvent
+from fastapi.responses import StreamingResponse
+from fastapi.sse import format_sse_event
 
 from app import metrics
-from app.api.deps import (
-    BearerDep,
-    DbDep,
-    ReaderWriteDep,
-    TicketLimitDep,
-    access_of,
-    check_caller,
-)
+from app.api.deps import BearerDep, ReaderWriteDep, TicketLimitDep, access_of
 from app.api.headers import NO_STORE
 from app.api.problems import responses
 from app.api.strict_json import StrictJSONRoute
 from app.db.database import Database
-from app.live import ChangeHub
+from app.live import Change, ChangeHub
 from app.schemas import MatchEvent, StreamTicket
 from app.services import streams
-from app.services.auth import Permission, Principal, credential_exists
+from app.services.auth import Permission, Principal
 
 router = APIRouter(prefix="/v1/matches/{match_id}", tags=["live"], route_class=StrictJSONRoute)
 
-HEARTBEAT_S = 10.0  # a comment line on an idle stream, this often
+HEARTBEAT_S = 15.0  # a comment line on an idle stream, this often (as FastAPI's own)
 RETRY_MS = 3000  # how soon a browser reconnects after a dropped stream
+HEARTBEAT = format_sse_event(comment="heartbeat")
+FOLLOWING = format_sse_event(comment="following")  # a resumed stream with nothing missed
 
 
-async def stream_reader(
+class EventStream(StreamingResponse):
+    """Server-Sent Events, written as they come: no proxy may buffer them."""
+
+    media_type = "text/event-stream"
+
+
+STREAM_HEADERS = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
+
+
+def _version(text: str | None) -> int | None:
+    """A match version a client sent back, or None for anything this service never
+    sends as one (``Last-Event-ID`` is the client's to send)."""
+    text = (text or "").strip()
+    if text.isascii() and text.isdigit() and len(text) <= 10 and int(text) < 2**31:
+        return int(text)
+    return None
+
+
+@dataclass(slots=True)
+class StreamStart:
+    """Who follows the match, the version their stream starts at, and what it sends
+    first, encoded: the stream takes ``first`` as it sends it, so that an open stream
+    holds none of its opening."""
+
+    who: Principal
+    version: int
+    ended: bool
+    first: list[bytes]
+
+
+async def stream_opening(
     request: Request,
     match_id: str,
     credentials: BearerDep,
@@ -51,129 +80,120 @@ async def stream_reader(
         str | None,
         Query(max_length=128, description="A stream ticket (for EventSource), instead of a token"),
     ] = None,
-) -> Principal:
-    """Any role may follow a match: with its bearer token, or a stream ticket."""
-    if ticket is not None:
-        db: Database = request.app.state.db
-        return await db.run(
-            partial(streams.ticket_reader, match_id=match_id, ticket=ticket), snapshot=True
-        )
-    access = access_of(credentials, match_id, Permission.READ)
-    return await check_caller(request.app.state.db, access)
-
-
-StreamReaderDep = Annotated[Principal, Depends(stream_reader)]
-
-
-async def stream_opening(
-    who: StreamReaderDep,
-    request: Request,
     last_event_id: Annotated[
         str | None,
         Header(alias="Last-Event-ID", description="The id of the last event received"),
     ] = None,
+) -> StreamStart:
+    """Who follows the match, with their token or a stream ticket, and where their
+    stream starts: one read, before the stream opens, so that a 401, 404, 403 or 503
+    is an answer of its own (problem+json), not a stream cut short.
+
+    ``?after=`` is taken here as sent: the route declares it, and FastAPI refuses an
+    invalid one (422) only after this dependency has checked the caller."""
+    access = None if ticket is not None else access_of(credentials, match_id, Permission.READ)
+    after = request.query_params.get("after")
+    start = _version(after) if after is not None else _version(last_event_id)
+    db: Database = request.app.state.db
+    read = partial(streams.opening, match_id=match_id, access=access, ticket=ticket or "")
+    hub: ChangeHub = request.app.state.hub
+    async with hub.opening():
+        opened = await db.run(partial(read, after=start), snapshot=True)
+    first = [
+        _frame(version, data, retry=RETRY_MS if i == 0 else None)
+        for i, (version, data) in enumerate(opened.events)
+    ]
+    return StreamStart(opened.who, opened.version, opened.ended, first)
+
+
+OpeningDep = Annotated[StreamStart, Depends(stream_opening)]
+
+
+async def resume_after(
     after: Annotated[
         int | None,
         Query(ge=0, le=2**31 - 1, description="Resume after this match version"),
     ] = None,
-) -> streams.Opening:
-    """Where the stream starts, read before it opens, so that a 404 or a 503 is still
-    an answer of its own (problem+json), not a stream cut short. An id that is not a
-    version this service sends (``Last-Event-ID`` is the client's) starts afresh."""
-    start = after
-    if start is None and last_event_id is not None:
-        text = last_event_id.strip()
-        if text.isascii() and text.isdigit() and len(text) <= 10 and int(text) < 2**31:
-            start = int(text)
-    db: Database = request.app.state.db
-    return await db.run(partial(streams.opening, who=who, after=start), snapshot=True)
+) -> int | None:
+    """``?after=``, declared and validated (after ``stream_opening``, which used it)."""
+    return after
 
 
-OpeningDep = Annotated[streams.Opening, Depends(stream_opening)]
+AfterDep = Annotated[int | None, Depends(resume_after)]
 
 
-def _event(kind: str, version: int, data: dict[str, Any] | str) -> ServerSentEvent:
-    """An event; its data as JSON text (the hub's changes come encoded once)."""
-    text = data if isinstance(data, str) else orjson.dumps(data).decode()
-    return ServerSentEvent(event=kind, id=str(version), raw_data=text)
+def _frame(version: int, data: dict[str, Any], *, retry: int | None = None) -> bytes:
+    """An event this stream alone sends (its opening, resync, revoked)."""
+    kind = str(data["kind"])
+    text = orjson.dumps(data).decode()
+    return format_sse_event(data_str=text, event=kind, id=str(version), retry=retry)
 
 
 @router.get(
     "/events",
-    response_class=EventSourceResponse,
+    response_class=EventStream,
     name="followMatch",
     summary="Follow the match live (Server-Sent Events)",
     # Each event's data is a MatchEvent (app/api/openapi.py says so in the document).
     responses={200: {"model": MatchEvent}, **responses(401, 403, 404, 422)},
 )
-async def follow_match(
-    who: StreamReaderDep,
-    opened: OpeningDep,
-    db: DbDep,
-    request: Request,
-    match_id: str,
-) -> AsyncIterable[ServerSentEvent]:
+async def follow_match(opened: OpeningDep, _after: AfterDep, request: Request) -> EventStream:
     """A `snapshot` of the match, then one event per change. Resume with
     `Last-Event-ID` (or `?after=version`): the changes missed are sent once each, in
     order, or a `snapshot` when they are too old to replay."""
-    hub: ChangeHub = request.app.state.hub
-    sent = opened.version
-    subscription = await hub.subscribe(match_id, from_version=sent)
+    events = _events(request.app.state.hub, request.app.state.db, opened)
+    return EventStream(events, headers=STREAM_HEADERS)
+
+
+async def _events(hub: ChangeHub, db: Database, opened: StreamStart) -> AsyncIterator[bytes]:
+    who, sent = opened.who, opened.version
+    subscription = hub.subscribe(who.match_id, from_version=sent)
+    missed = hub.offered_after(who.match_id, sent)  # before this stream followed the match
     metrics.OPEN_STREAMS.inc()
     try:
-        yield ServerSentEvent(comment="following", retry=RETRY_MS)
-        for kind, version, first in opened.events:
-            yield _event(kind, version, first)
+        first, opened.first = opened.first, []
+        yield b"".join(first) or FOLLOWING
+        del first
         if opened.ended:
             return
-        # What landed between the opening read and the subscription, then what the
-        # hub hands over.
-        missed = partial(streams.changes_after, match_id=match_id, after=sent)
-        pending: list[tuple[int, str, dict[str, Any] | str]] = [
-            (version, str(change["kind"]), change) for version, change in await db.run(missed)
-        ]
+        changes: list[Change] = []
+        if missed:
+            read = partial(streams.changes_after, match_id=who.match_id, after=sent)
+            changes = [Change.of(version, change) for version, change in await db.run(read)]
         while True:
-            for version, kind, data in pending:
-                if version <= sent:
+            frames = []
+            for change in changes:
+                if change.version <= sent:
                     continue
-                sent = version
-                yield _event(kind, version, data)
-                if kind == "ended":
+                sent = change.version
+                frames.append(change.frame)
+                if change.kind == "ended":
+                    yield b"".join(frames)
                     return
-                if kind == "token_reissued" and not await _still_valid(db, who):
-                    yield _event("revoked", sent, {"kind": "revoked", "version": sent})
+                if streams.revokes(change.event, who):
+                    frames.append(_frame(sent, {"kind": "revoked", "version": sent}))
+                    yield b"".join(frames)
                     return
-            pending = []
+            if frames:
+                yield b"".join(frames)
             # An idle stream reads nothing: a token replaced meanwhile arrives as its
             # ``token_reissued`` change (the hub reads every followed match again after
             # a lost LISTEN connection), and a stream ticket counts only at the opening.
-            if not await _woken(subscription.wake, HEARTBEAT_S):
-                yield ServerSentEvent(comment="heartbeat")
+            try:
+                async with asyncio.timeout(HEARTBEAT_S):
+                    await subscription.wake.wait()
+            except TimeoutError:
+                changes = []
+                yield HEARTBEAT
                 continue
-            subscription.wake.clear()
             if subscription.overflowed:
                 if not hub.closed:
-                    yield _event("resync", sent, {"kind": "resync", "version": sent})
+                    yield _frame(sent, {"kind": "resync", "version": sent})
                 return
-            while not subscription.queue.empty():
-                pending.append(subscription.queue.get_nowait())
+            changes = subscription.take()
     finally:
         metrics.OPEN_STREAMS.dec()
         hub.unsubscribe(subscription)
-
-
-async def _woken(event: asyncio.Event, timeout: float) -> bool:
-    try:
-        await asyncio.wait_for(event.wait(), timeout)
-    except TimeoutError:
-        return False
-    return True
-
-
-async def _still_valid(db: Database, who: Principal) -> bool:
-    if who.credential_id is None:
-        return True
-    return await db.run(partial(credential_exists, credential_id=who.credential_id))
 
 
 @router.post(
