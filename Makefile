@@ -64,8 +64,10 @@ $(LINT_NODE_STAMP): tools/lint/package.json tools/lint/package-lock.json
 	cd tools/lint && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error
 	@touch $@
 
-lint-openapi: $(LINT_NODE_STAMP)  ## Lint openapi/openapi.json with Spectral (.spectral.yaml)
+lint-openapi: $(LINT_NODE_STAMP)  ## Lint openapi/openapi.json with Spectral (.spectral.yaml) and Redocly (tools/lint/redocly.yaml)
 	npx --no --prefix tools/lint spectral lint openapi/openapi.json --fail-severity=error
+	cd tools/lint && REDOCLY_TELEMETRY=off REDOCLY_SUPPRESS_UPDATE_NOTICE=true \
+	  npx --no redocly lint --config redocly.yaml ../../openapi/openapi.json
 
 lint-docker: install  ## Lint the Dockerfile with hadolint
 	$(VENV)/bin/hadolint Dockerfile

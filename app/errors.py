@@ -84,6 +84,7 @@ class PreconditionFailed(ServiceError):
 
 class NotReady(ServiceError):
     code, title = "not_ready", "Not ready to serve"
+    retry_after = 5
 
 
 class IdempotencyKeyReused(ServiceError):

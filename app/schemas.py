@@ -8,9 +8,11 @@ from __future__ import annotations
 
 from datetime import datetime
 from enum import StrEnum
-from typing import TYPE_CHECKING, Annotated, Any, Literal, Union
+from typing import TYPE_CHECKING, Annotated, Any, Literal, Union, cast, get_args, get_origin
 
+from annotated_types import Ge, Le
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints, create_model
+from pydantic.fields import FieldInfo
 from typing_extensions import TypeAliasType
 
 from app.games import GAMES
@@ -129,25 +131,47 @@ else:
     Breakdown = TypeAliasType("Breakdown", _union(game.breakdown_model for game in GAMES.values()))
 
 
+def _widest(shared: list[FieldInfo]) -> Any:
+    """One setting's type, from the games that have it: its lowest lower bound and its
+    highest upper bound."""
+    shapes = [_shape(info) for info in shared]
+    annotation = shapes[0][0]
+    assert all(base == annotation for base, _ in shapes), shared
+    lows = [cast(int, m.ge) for _, metadata in shapes for m in metadata if isinstance(m, Ge)]
+    highs = [cast(int, m.le) for _, metadata in shapes for m in metadata if isinstance(m, Le)]
+    others = [m for m in shapes[0][1] if not isinstance(m, Ge | Le)]
+    bounds: list[Any] = [Ge(min(lows))] if len(lows) == len(shared) else []
+    bounds += [Le(max(highs))] if len(highs) == len(shared) else []
+    return Annotated[(annotation, *others, *bounds)] if others or bounds else annotation
+
+
+def _shape(info: FieldInfo) -> tuple[Any, list[Any]]:
+    """A setting's type without its ``None`` (a settings update may always send null),
+    and its constraints."""
+    annotation, metadata = info.annotation, list(info.metadata)
+    if type(None) in get_args(annotation):
+        (annotation,) = [arg for arg in get_args(annotation) if arg is not type(None)]
+    if get_origin(annotation) is Annotated:
+        annotation, *extra = get_args(annotation)
+        for item in extra:
+            metadata += item.metadata if isinstance(item, FieldInfo) else [item]
+    return annotation, metadata
+
+
 def _settings_update() -> type[StrictModel]:
     """Every game's settings, each optional; the match's own game re-checks the result.
 
-    A setting several games share with different bounds (``first_dealer``)
-    accepts any of their shapes here.
+    A setting several games share with different bounds (``first_dealer``, ``target``)
+    takes the widest of them here: one plain schema per setting, which every client
+    generator reads as one type.
     """
-    shapes: dict[str, list[Any]] = {}
-    descriptions: dict[str, str | None] = {}
+    infos: dict[str, list[FieldInfo]] = {}
     for game in GAMES.values():
         for name, info in game.settings_model.model_fields.items():
-            annotation: Any = info.annotation
-            if info.metadata:
-                annotation = Annotated[(annotation, *info.metadata)]
-            if annotation not in shapes.setdefault(name, []):
-                shapes[name].append(annotation)
-            descriptions.setdefault(name, info.description)
+            infos.setdefault(name, []).append(info)
     fields: dict[str, Any] = {
-        name: (_union(options) | None, Field(None, description=descriptions[name]))
-        for name, options in shapes.items()
+        name: (_widest(shared) | None, Field(None, description=shared[0].description))
+        for name, shared in infos.items()
     }
     model: type[StrictModel] = create_model("SettingsUpdate", __base__=StrictModel, **fields)
     model.model_config["json_schema_extra"] = {"examples": [{"target": 15}, {"planned_deals": 12}]}
@@ -314,6 +338,35 @@ class TokenRole(StrEnum):
     VIEWER = "viewer"
 
 
+class TokenAction(StrEnum):
+    """What happened to a match's tokens."""
+
+    TOKEN_REISSUED = "token_reissued"
+    HOST_TOKEN_RECOVERED = "host_token_recovered"
+
+
+class RevisionAction(StrEnum):
+    """What a round's revision did to it."""
+
+    ENTERED = "entered"
+    CORRECTED = "corrected"
+    REMOVED = "removed"
+
+
+class MatchEventKind(StrEnum):
+    """The kind of a live event: its SSE ``event``."""
+
+    SNAPSHOT = "snapshot"
+    ROUND_ENTERED = "round_entered"
+    ROUND_CORRECTED = "round_corrected"
+    ROUND_REMOVED = "round_removed"
+    MATCH_UPDATED = "match_updated"
+    TOKEN_REISSUED = "token_reissued"
+    ENDED = "ended"
+    RESYNC = "resync"
+    REVOKED = "revoked"
+
+
 class TokenOwner(Read):
     """Whom a token stands for."""
 
@@ -388,7 +441,7 @@ class MatchEventRead(Read):
     model_config = ConfigDict(json_schema_extra={"examples": [_EVENT_EXAMPLE]})
 
     event: int = Field(description="1 for the match's first, in the order they happened")
-    action: Literal["token_reissued", "host_token_recovered"]
+    action: TokenAction
     role: TokenRole | None
     seat: int | None
     by: str = Field(description="host, seat:N, or recovery (the host's recovery code)")
@@ -537,7 +590,7 @@ class RoundRevisionRead(Read):
     model_config = ConfigDict(json_schema_extra={"examples": [_REVISION_EXAMPLE]})
 
     revision: int
-    action: Literal["entered", "corrected", "removed"]
+    action: RevisionAction
     type: RoundType | None
     input: RoundBody | None
     by: str = Field(description="who did it: host or seat:N")
@@ -775,17 +828,7 @@ class MatchEvent(Read):
         }
     )
 
-    kind: Literal[
-        "snapshot",
-        "round_entered",
-        "round_corrected",
-        "round_removed",
-        "match_updated",
-        "token_reissued",
-        "ended",
-        "resync",
-        "revoked",
-    ] = Field(
+    kind: MatchEventKind = Field(
         description="snapshot: the match as it is (the first event, unless resuming); "
         "round_entered, round_corrected (with `round`), round_removed (with `number`), "
         "match_updated (settings or names), token_reissued (with `role`, `seat`), "

@@ -37,6 +37,6 @@ if ! command -v npm >/dev/null 2>&1; then
 fi
 cd "$ROOT/sdk/typescript"
 npm ci --no-audit --no-fund --loglevel=error
-npx --no-install openapi-typescript "$SPEC" -o generated/types.ts --default-non-nullable=false
+npx --no-install openapi-typescript "$SPEC" -o generated/types.ts  # its default flags, as a newcomer runs it
 npx --no-install tsc --noEmit --strict
 echo "==> SDKs generated and type-checked"

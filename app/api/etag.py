@@ -19,7 +19,10 @@ ETAG_HEADER = {
     }
 }
 NOT_MODIFIED: dict[int | str, dict[str, Any]] = {
-    304: {"description": "Not modified: If-None-Match names the current ETag"}
+    304: {
+        "description": "Not modified: If-None-Match names the current ETag",
+        "headers": ETAG_HEADER,
+    }
 }
 
 

@@ -3,6 +3,7 @@ generated SDKs (openapi-python-client, openapi-typescript) come out right."""
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
@@ -14,12 +15,106 @@ ALWAYS_SENT_HEADERS = {"ETag", "Location"}
 def finish(document: dict[str, Any]) -> dict[str, Any]:
     """FastAPI's document, finished (each step says what it adds)."""
     event_stream_items(document)
+    restore_null_examples(document)
     document = problem_media_types(document)
     document = rename_split_schemas(document)
     declare_server_errors(document)
+    declare_retry_after(document)
     plain_optional_headers(document)
     name_enum_members(document)
+    public_operations(document)
+    defaults_every_generator_reads_alike(document)
     return document
+
+
+def defaults_every_generator_reads_alike(document: dict[str, Any]) -> None:
+    """A request property a client may leave out is optional, and only that: its
+    ``default`` moves into its description (openapi-typescript, on its default flags,
+    makes a property with a default required, so a body that leaves ``kontra`` out
+    would not type-check). A response property that is always sent is required, with
+    no default (a generator that tries a union's members in turn would otherwise take
+    the first, whose defaults fill what the answer did not carry)."""
+    schemas = document.get("components", {}).get("schemas", {})
+
+    def reached(roots: list[Any]) -> set[str]:
+        names: set[str] = set()
+        pending = list(roots)
+        while pending:
+            node = pending.pop()
+            if isinstance(node, dict):
+                ref = node.get("$ref", "")
+                name = ref.rsplit("/", 1)[-1] if ref.startswith("#/components/schemas/") else ""
+                if name and name not in names:
+                    names.add(name)
+                    pending.append(schemas.get(name, {}))
+                pending.extend(node.values())
+            elif isinstance(node, list):
+                pending.extend(node)
+        return names
+
+    operations = [op for path in document.get("paths", {}).values() for op in path.values()]
+    sent = reached([op.get("requestBody", {}) for op in operations])
+    read = reached([op.get("responses", {}) for op in operations])
+    for name in sorted(sent - read):
+        for prop in schemas[name].get("properties", {}).values():
+            if "default" in prop:
+                default = json.dumps(prop.pop("default"))
+                described = prop.get("description", "").rstrip(".")
+                prop["description"] = f"{described}; default {default}".lstrip("; ")
+    for name in sorted(read):
+        schema = schemas[name]
+        for field in schema.get("required", []):
+            schema.get("properties", {}).get(field, {}).pop("default", None)
+
+
+def restore_null_examples(document: dict[str, Any]) -> None:
+    """Put back the nulls of the schemas' examples: FastAPI renders the document
+    without null values, examples included, so an example's ``"winner": null`` went
+    missing, and with it a property the schema requires."""
+    schemas = document.get("components", {}).get("schemas", {})
+
+    def resolve(schema: dict[str, Any]) -> dict[str, Any]:
+        ref = schema.get("$ref", "")
+        return resolve(schemas[ref.rsplit("/", 1)[-1]]) if ref else schema
+
+    def nullable(schema: dict[str, Any]) -> bool:
+        return any(v.get("type") == "null" for v in schema.get("anyOf", []))
+
+    def fill(value: Any, schema: dict[str, Any]) -> None:
+        schema = resolve(schema)
+        variants = [resolve(v) for v in schema.get("anyOf", []) + schema.get("oneOf", [])]
+        if variants:
+            fitting = [
+                v
+                for v in variants
+                if isinstance(value, dict) and set(value) <= set(v.get("properties", {}))
+            ] or [v for v in variants if v.get("type") != "null"]
+            if fitting:
+                fill(value, fitting[0])
+            return
+        if isinstance(value, dict):
+            properties = schema.get("properties", {})
+            for name, item in value.items():
+                if name in properties:
+                    fill(item, properties[name])
+            for name in schema.get("required", []):
+                if name not in value and name in properties and nullable(properties[name]):
+                    value[name] = None
+        elif isinstance(value, list) and "items" in schema:
+            for item in value:
+                fill(item, schema["items"])
+
+    for schema in schemas.values():
+        for example in schema.get("examples", []):
+            fill(example, schema)
+
+
+def public_operations(document: dict[str, Any]) -> None:
+    """An operation that takes no token says so (``security: []``), so that a linter
+    or a generator knows it was not forgotten."""
+    for path in document.get("paths", {}).values():
+        for operation in path.values():
+            operation.setdefault("security", [])
 
 
 def event_stream_items(document: dict[str, Any]) -> None:
@@ -73,6 +168,25 @@ def _problem_response(status: int) -> dict[str, Any]:
         "description": problems.DESCRIPTIONS[status],
         "content": {problems.PROBLEM_JSON: {"schema": {"$ref": "#/components/schemas/Problem"}}},
     }
+
+
+RETRY_AFTER = {
+    "Retry-After": {
+        "description": "Seconds to wait before retrying",
+        "required": True,
+        "schema": {"type": "integer", "minimum": 1},
+    }
+}
+
+
+def declare_retry_after(document: dict[str, Any]) -> None:
+    """Every 429 and 503 says when to retry (``Retry-After``, always sent)."""
+    for path in document.get("paths", {}).values():
+        for operation in path.values():
+            for status in ("429", "503"):
+                response = operation.get("responses", {}).get(status)
+                if response is not None:
+                    response.setdefault("headers", {}).update(RETRY_AFTER)
 
 
 def plain_optional_headers(document: dict[str, Any]) -> None:

@@ -18,7 +18,7 @@ from starlette.routing import BaseRoute, Match
 
 from app import errors
 from app.api.deps import access_of, bearer, caller_need, check_caller
-from app.errors import DatabaseUnavailable, RateLimited, ServiceError
+from app.errors import DatabaseUnavailable, NotReady, RateLimited, ServiceError
 from app.schemas import MATCH_CREATE_MODELS, ROUND_TYPES, Problem
 
 PROBLEM_JSON = "application/problem+json"
@@ -226,7 +226,7 @@ def _problem_of(exc: ServiceError) -> JSONResponse:
     status = status_of(exc)
     if status == 401:
         headers["WWW-Authenticate"] = "Bearer"
-    if isinstance(exc, RateLimited | DatabaseUnavailable):
+    if isinstance(exc, RateLimited | DatabaseUnavailable | NotReady):
         headers["Retry-After"] = str(exc.retry_after)
     return JSONResponse(
         problem_body(exc), status_code=status, media_type=PROBLEM_JSON, headers=headers

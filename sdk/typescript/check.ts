@@ -369,3 +369,22 @@ void onMatchEvent;
 // @ts-expect-error: not an event kind
 const badKind: MatchEvent["kind"] = "round_deleted";
 void badKind;
+
+// --- On openapi-typescript's default flags, what a client may leave out is optional --
+
+// The README's own bodies: `kontra` left out, `arrivazs: {"won": false}`, no settings.
+const readmeHand: Schemas["AsszortiHand"] = {
+  type: "asszorti_hand",
+  declarer: 1,
+  contract: "1",
+  trumps: "diamonds",
+  tricks: [2, 7, 2],
+  arrivazs: { won: false },
+};
+const noSettings: Schemas["AsszortiSettings"] = {};
+// A read settings object is always whole: leaving a field out does not compile.
+// @ts-expect-error: `kontra` is always sent, so it is required on the read side
+const partialRead: Schemas["AsszortiSettingsRead"] = { first_dealer: 0, planned_deals: null };
+void readmeHand;
+void noSettings;
+void partialRead;

@@ -28,6 +28,7 @@ def test_readyz_fails_until_the_schema_is_at_head(tmp_path: Any) -> None:
         assert response.status_code == 503
         assert response.headers["content-type"] == "application/problem+json"
         assert response.json()["code"] == "not_ready"
+        assert response.headers["retry-after"] == "5"
         migrate(url)
         assert unmigrated.get("/readyz").status_code == 200
 

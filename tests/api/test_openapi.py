@@ -46,3 +46,32 @@ def test_round_body_is_a_discriminated_union() -> None:
     assert ref.endswith("/RoundInput")
     assert schema["discriminator"]["propertyName"] == "type"
     assert set(schema["discriminator"]["mapping"]) >= {"asszorti_hand", "asszorti_amounts"}
+
+
+def test_every_operation_is_in_the_client_guide() -> None:
+    """A client author finds every operation, by its operationId, in the guide."""
+    document = json.loads(PATH.read_text(encoding="utf-8"))
+    guide = (PATH.parents[1] / "docs" / "client-guide.md").read_text(encoding="utf-8")
+    missing = [
+        operation["operationId"]
+        for item in document["paths"].values()
+        for operation in item.values()
+        if f"`{operation['operationId']}`" not in guide
+    ]
+    assert missing == []
+
+
+def test_throttled_and_unavailable_answers_say_when_to_retry() -> None:
+    """Every 429 and 503 declares Retry-After, and every 304 its ETag."""
+    document = json.loads(PATH.read_text(encoding="utf-8"))
+    for path, item in document["paths"].items():
+        for method, operation in item.items():
+            for status, response in operation["responses"].items():
+                headers = response.get("headers", {})
+                if status in ("429", "503"):
+                    assert headers["Retry-After"]["required"], (method, path, status)
+                if status == "304":
+                    assert headers["ETag"]["required"], (method, path)
+            if operation.get("requestBody"):
+                assert "413" in operation["responses"], (method, path)
+            assert "security" in operation, (method, path)

@@ -107,7 +107,7 @@ def get_match(turn: ReaderDep, match_id: str, if_none_match: IfNoneMatchHeader =
     response_model=MatchRead,
     name="updateMatch",
     summary="Change settings or names (host only)",
-    responses={200: {"headers": ETAG_HEADER}, **responses(401, 403, 404, 409, 412, 422)},
+    responses={200: {"headers": ETAG_HEADER}, **responses(401, 403, 404, 409, 412, 413, 422)},
 )
 def update_match(
     turn: HostDep, match_id: str, body: MatchUpdate, versions: IfMatchHeader = None
