@@ -19,9 +19,11 @@ open on it, whichever worker or machine made the change.
 - An open stream is a couple of hundred objects that live as long as it does, and a
   full garbage collection walks every one of them: with thousands open, it holds up
   the whole process for a second or more. So the objects of streams that opened are
-  frozen (``gc.freeze``), in one step every ``FREEZE_EVERY_S`` at most; the few that
-  closed streams leave in reference cycles are reclaimed by one full collection once
-  as many streams have closed as are open (``freeze_open_streams``).
+  frozen (``gc.freeze``, which freezes the whole process), in one step every
+  ``FREEZE_EVERY_S`` at most; what closed streams, and requests in flight at a
+  freeze, leave in reference cycles is reclaimed by one full collection once as many
+  streams have closed as are open, or ``RECLAIM_EVERY_S`` after the last one
+  (``freeze_open_streams``).
 - Streams read their openings ``OPENINGS_AT_ONCE`` at a time (``opening``): after a
   restart every phone comes back at once, and their reads queue there, not in front
   of every other request's.
@@ -62,6 +64,7 @@ OPENING_WAIT_S = 30.0  # the longest a stream waits to read its opening, then 50
 FREEZE_EVERY_S = 2.0  # how often the objects of newly opened streams are frozen
 FREEZE_AFTER_OPENED = 50  # ... once this many streams opened since the last time
 RECLAIM_AFTER_CLOSED = 1000  # closed streams before a full collection (or as many as open)
+RECLAIM_EVERY_S = 600.0  # ... or this long after the last, when any stream closed since
 
 
 @dataclass(frozen=True, slots=True)
@@ -201,13 +204,18 @@ class ChangeHub:
         """Keep the objects of open streams out of full garbage collections: freeze
         what newly opened streams hold, and reclaim, in one full collection, what closed
         ones left in reference cycles once as many streams have closed as are open."""
+        loop = asyncio.get_running_loop()
+        reclaimed = loop.time()
         while True:
             await asyncio.sleep(FREEZE_EVERY_S)
-            if self.closed_since_reclaim >= max(RECLAIM_AFTER_CLOSED, self.open_streams):
+            many = self.closed_since_reclaim >= max(RECLAIM_AFTER_CLOSED, self.open_streams)
+            due = self.closed_since_reclaim and loop.time() - reclaimed >= RECLAIM_EVERY_S
+            if many or due:
                 gc.unfreeze()
                 gc.collect()
                 gc.freeze()
                 self.closed_since_reclaim = self.opened_since_freeze = 0
+                reclaimed = loop.time()
             elif self.opened_since_freeze >= FREEZE_AFTER_OPENED:
                 gc.collect(1)  # the young garbage goes first, not into the frozen
                 gc.freeze()

@@ -353,20 +353,6 @@ class RevisionAction(StrEnum):
     REMOVED = "removed"
 
 
-class MatchEventKind(StrEnum):
-    """The kind of a live event: its SSE ``event``."""
-
-    SNAPSHOT = "snapshot"
-    ROUND_ENTERED = "round_entered"
-    ROUND_CORRECTED = "round_corrected"
-    ROUND_REMOVED = "round_removed"
-    MATCH_UPDATED = "match_updated"
-    TOKEN_REISSUED = "token_reissued"
-    ENDED = "ended"
-    RESYNC = "resync"
-    REVOKED = "revoked"
-
-
 class TokenOwner(Read):
     """Whom a token stands for."""
 
@@ -810,10 +796,28 @@ class ProblemField(BaseModel):
 Problem.model_rebuild()
 
 
-class MatchEvent(Read):
-    """One event of a match's live stream (``GET /v1/matches/{id}/events``). Its SSE
-    ``event`` is ``kind`` and its SSE ``id`` the match version, which a client sends
-    back as ``Last-Event-ID`` (or ``?after=``) to resume."""
+class _Event(Read):
+    version: int = Field(description="the match version this event brings it to (its SSE id)")
+
+
+class _MatchChange(_Event):
+    match: MatchRead = Field(description="the match after the change: redraw from it")
+
+
+class SnapshotEvent(_MatchChange):
+    """The match as it is: a stream's first event, unless it resumes."""
+
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [{"kind": "snapshot", "version": 2, "match": _MATCH_EXAMPLE}]
+        }
+    )
+
+    kind: Literal["snapshot"]
+
+
+class RoundEnteredEvent(_MatchChange):
+    """A round was entered."""
 
     model_config = ConfigDict(
         json_schema_extra={
@@ -821,26 +825,132 @@ class MatchEvent(Read):
                 {
                     "kind": "round_entered",
                     "version": 2,
-                    "match": {**_MATCH_EXAMPLE, "version": 2},
+                    "match": _MATCH_EXAMPLE,
                     "round": _ROUND_EXAMPLE,
                 }
             ]
         }
     )
 
-    kind: MatchEventKind = Field(
-        description="snapshot: the match as it is (the first event, unless resuming); "
-        "round_entered, round_corrected (with `round`), round_removed (with `number`), "
-        "match_updated (settings or names), token_reissued (with `role`, `seat`), "
-        "ended (then the stream closes); resync: this stream fell behind and closes, "
-        "open it again; revoked: the token was replaced, the stream closes"
+    kind: Literal["round_entered"]
+    round: RoundRead
+
+
+class RoundCorrectedEvent(_MatchChange):
+    """A round was corrected."""
+
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [
+                {
+                    "kind": "round_corrected",
+                    "version": 2,
+                    "match": _MATCH_EXAMPLE,
+                    "round": _ROUND_EXAMPLE,
+                }
+            ]
+        }
     )
-    version: int | None = Field(description="the match version this event brings it to")
-    match: MatchRead | None = Field(None, description="the match after the change")
-    round: RoundRead | None = Field(None, description="the round entered or corrected")
-    number: int | None = Field(None, description="the round removed")
-    role: str | None = Field(None, description="the role whose token was re-issued")
-    seat: int | None = Field(None, description="the seat whose token was re-issued")
+
+    kind: Literal["round_corrected"]
+    round: RoundRead
+
+
+class RoundRemovedEvent(_MatchChange):
+    """The last round was removed."""
+
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [
+                {"kind": "round_removed", "version": 2, "match": _MATCH_EXAMPLE, "number": 2}
+            ]
+        }
+    )
+
+    kind: Literal["round_removed"]
+    number: int = Field(description="the round removed")
+
+
+class MatchUpdatedEvent(_MatchChange):
+    """Settings or names changed."""
+
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [{"kind": "match_updated", "version": 2, "match": _MATCH_EXAMPLE}]
+        }
+    )
+
+    kind: Literal["match_updated"]
+
+
+class TokenReissuedEvent(_MatchChange):
+    """A role's (or a seat's) token was replaced; a stream opened with it ends with
+    ``revoked``."""
+
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [
+                {
+                    "kind": "token_reissued",
+                    "version": 2,
+                    "match": _MATCH_EXAMPLE,
+                    "role": "player",
+                    "seat": 1,
+                }
+            ]
+        }
+    )
+
+    kind: Literal["token_reissued"]
+    role: TokenRole
+    seat: int | None = Field(description="the seat, for a player's token")
+
+
+class EndedEvent(_MatchChange):
+    """The match ended; the stream closes."""
+
+    model_config = ConfigDict(
+        json_schema_extra={"examples": [{"kind": "ended", "version": 2, "match": _MATCH_EXAMPLE}]}
+    )
+
+    kind: Literal["ended"]
+
+
+class ResyncEvent(_Event):
+    """This stream fell behind and closes: open it again."""
+
+    model_config = ConfigDict(json_schema_extra={"examples": [{"kind": "resync", "version": 2}]})
+
+    kind: Literal["resync"]
+
+
+class RevokedEvent(_Event):
+    """The token this stream was opened with was replaced; the stream closes."""
+
+    model_config = ConfigDict(json_schema_extra={"examples": [{"kind": "revoked", "version": 2}]})
+
+    kind: Literal["revoked"]
+
+
+MATCH_EVENTS = (
+    SnapshotEvent,
+    RoundEnteredEvent,
+    RoundCorrectedEvent,
+    RoundRemovedEvent,
+    MatchUpdatedEvent,
+    TokenReissuedEvent,
+    EndedEvent,
+    ResyncEvent,
+    RevokedEvent,
+)
+if TYPE_CHECKING:
+    MatchEvent = _Event
+else:
+    # One event of a match's live stream: its SSE ``event`` is ``kind``, its SSE ``id``
+    # the match version, which a client sends back as ``Last-Event-ID`` to resume.
+    MatchEvent = TypeAliasType(
+        "MatchEvent", Annotated[_union(MATCH_EVENTS), Field(discriminator="kind")]
+    )
 
 
 class StreamTicket(Read):

@@ -359,13 +359,36 @@ export type { SheetCsvJson };
 // --- The live stream: each event's data is a MatchEvent ------------------------
 
 type MatchEvent = Schemas["MatchEvent"];
+/** Narrowing on `kind` gives each event its own fields; `never` proves exhaustiveness. */
 function onMatchEvent(event: MatchEvent): number | null {
-  // The kind a client switches on, and the match to redraw from.
-  const kinds: MatchEvent["kind"][] = ["snapshot", "round_entered", "ended", "resync"];
-  void kinds;
-  return event.match ? event.match.version : null;
+  switch (event.kind) {
+    case "snapshot":
+    case "match_updated":
+    case "ended":
+      return event.match.version;
+    case "round_entered":
+    case "round_corrected":
+      return event.round.number;
+    case "round_removed":
+      return event.number;
+    case "token_reissued": {
+      const role: Schemas["TokenRole"] = event.role;
+      void role;
+      return event.seat;
+    }
+    case "resync":
+    case "revoked":
+      return event.version;
+    default: {
+      const unknown: never = event;
+      return unknown;
+    }
+  }
 }
 void onMatchEvent;
+// @ts-expect-error: a resync carries no match
+const resyncMatch: Schemas["ResyncEvent"]["match"] = null;
+void resyncMatch;
 // @ts-expect-error: not an event kind
 const badKind: MatchEvent["kind"] = "round_deleted";
 void badKind;

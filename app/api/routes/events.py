@@ -13,7 +13,7 @@ already encoded (``app.live.Change``), so a stream only writes it.
 """
 
 import asyncio
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator
 from dataclasses import dataclass
 from functools import partial
 from typing import Annotated, Any
@@ -22,6 +22,7 @@ import orjson
 from fastapi import APIRouter, Depends, Header, Query, Request, Response
 from fastapi.responses import StreamingResponse
 from fastapi.sse import format_sse_event
+from starlette.types import Receive, Scope, Send
 
 from app import metrics
 from app.api.deps import BearerDep, ReaderWriteDep, TicketLimitDep, access_of
@@ -42,13 +43,25 @@ HEARTBEAT = format_sse_event(comment="heartbeat")
 FOLLOWING = format_sse_event(comment="following")  # a resumed stream with nothing missed
 
 
+STREAM_HEADERS = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
+
+
 class EventStream(StreamingResponse):
     """Server-Sent Events, written as they come: no proxy may buffer them."""
 
     media_type = "text/event-stream"
 
+    def __init__(self, events: AsyncGenerator[bytes, None], status_code: int = 200) -> None:
+        super().__init__(events, status_code, headers=STREAM_HEADERS)
+        self.events = events
 
-STREAM_HEADERS = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            # A client gone while its stream waited to send leaves the generator
+            # paused at a yield: close it, so it leaves the hub now.
+            await self.events.aclose()
 
 
 def _version(text: str | None) -> int | None:
@@ -141,12 +154,14 @@ async def follow_match(opened: OpeningDep, _after: AfterDep, request: Request) -
     """A `snapshot` of the match, then one event per change. Resume with
     `Last-Event-ID` (or `?after=version`): the changes missed are sent once each, in
     order, or a `snapshot` when they are too old to replay."""
-    events = _events(request.app.state.hub, request.app.state.db, opened)
-    return EventStream(events, headers=STREAM_HEADERS)
+    return EventStream(_events(request.app.state.hub, request.app.state.db, opened))
 
 
-async def _events(hub: ChangeHub, db: Database, opened: StreamStart) -> AsyncIterator[bytes]:
+async def _events(hub: ChangeHub, db: Database, opened: StreamStart) -> AsyncGenerator[bytes, None]:
     who, sent = opened.who, opened.version
+    if opened.ended:
+        yield b"".join(opened.first)
+        return
     subscription = hub.subscribe(who.match_id, from_version=sent)
     missed = hub.offered_after(who.match_id, sent)  # before this stream followed the match
     metrics.OPEN_STREAMS.inc()
@@ -154,12 +169,14 @@ async def _events(hub: ChangeHub, db: Database, opened: StreamStart) -> AsyncIte
         first, opened.first = opened.first, []
         yield b"".join(first) or FOLLOWING
         del first
-        if opened.ended:
-            return
         changes: list[Change] = []
         if missed:
             read = partial(streams.changes_after, match_id=who.match_id, after=sent)
-            changes = [Change.of(version, change) for version, change in await db.run(read)]
+            rows = await db.run(read)
+            if len(rows) == streams.REPLAY_LIMIT:  # too many to replay: start afresh
+                yield _frame(sent, {"kind": "resync", "version": sent})
+                return
+            changes = [Change.of(version, change) for version, change in rows]
         while True:
             frames = []
             for change in changes:
