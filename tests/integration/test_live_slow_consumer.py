@@ -7,6 +7,7 @@ send again."""
 from __future__ import annotations
 
 import asyncio
+import gc
 from typing import Any
 
 from app.live import QUEUE_SIZE
@@ -75,5 +76,66 @@ def test_a_slow_consumer_is_cut_not_buffered(database_url: str) -> None:
         body = b"".join(sent).decode()
         assert "event: resync" in body
         assert body.count("event: round_entered") < QUEUE_SIZE * 3
+
+    asyncio.run(scenario())
+
+
+def test_a_client_gone_while_its_stream_waits_to_send_leaves_the_hub_at_once(
+    database_url: str,
+) -> None:
+    """A stream blocked on a full socket whose client then goes away is closed with
+    its response: it follows nothing, with no garbage collection to wait for."""
+
+    async def scenario() -> None:
+        async with app_with_hub(database_url) as (app, hub, client):
+            created = (
+                await client.post(
+                    "/v1/matches", json={"game": "asszorti", "players": ["A", "B", "C"]}
+                )
+            ).json()
+            match_id = created["id"]
+            host = {"Authorization": f"Bearer {created['tokens']['host']}"}
+            blocked, gone = asyncio.Event(), asyncio.Event()
+
+            async def send(message: dict[str, Any]) -> None:
+                if message["type"] == "http.response.body":
+                    blocked.set()
+                    await asyncio.Event().wait()  # the socket stays full
+
+            async def receive() -> dict[str, Any]:
+                await gone.wait()
+                return {"type": "http.disconnect"}
+
+            token = created["tokens"]["viewer"]
+            path = f"/v1/matches/{match_id}/events"
+            scope = {
+                "type": "http",
+                "asgi": {"version": "3.0"},
+                "http_version": "1.1",
+                "method": "GET",
+                "scheme": "http",
+                "path": path,
+                "raw_path": path.encode(),
+                "query_string": b"",
+                "root_path": "",
+                "headers": [(b"host", b"t"), (b"authorization", f"Bearer {token}".encode())],
+                "client": ("127.0.0.1", 1),
+                "server": ("t", 80),
+            }
+            gc.disable()
+            try:
+                stream = asyncio.create_task(app(scope, receive, send))
+                await asyncio.wait_for(blocked.wait(), 10)
+                assert hub.subscriptions.get(match_id)
+                entered = await client.post(
+                    f"/v1/matches/{match_id}/rounds", json=AMOUNTS, headers=host
+                )
+                assert entered.status_code == 201
+                gone.set()
+                await asyncio.wait_for(stream, 10)
+                assert match_id not in hub.subscriptions
+                assert hub.open_streams == 0
+            finally:
+                gc.enable()
 
     asyncio.run(scenario())
