@@ -80,15 +80,26 @@ def restore_null_examples(document: dict[str, Any]) -> None:
     def nullable(schema: dict[str, Any]) -> bool:
         return any(v.get("type") == "null" for v in schema.get("anyOf", []))
 
+    def fits(value: Any, variant: dict[str, Any]) -> bool:
+        """Whether an object example is this variant's, once its nulls are back: its
+        tag (a ``const``) matches, it has no key the variant lacks, and every required
+        key it lacks may be null."""
+        if not isinstance(value, dict):
+            return variant.get("type") != "null"
+        properties = variant.get("properties", {})
+        tags = {name: p["const"] for name, p in properties.items() if "const" in p}
+        missing = set(variant.get("required", [])) - set(value)
+        return (
+            all(value.get(name) == tag for name, tag in tags.items())
+            and set(value) <= set(properties)
+            and all(nullable(properties[name]) for name in missing if name in properties)
+        )
+
     def fill(value: Any, schema: dict[str, Any]) -> None:
         schema = resolve(schema)
         variants = [resolve(v) for v in schema.get("anyOf", []) + schema.get("oneOf", [])]
         if variants:
-            fitting = [
-                v
-                for v in variants
-                if isinstance(value, dict) and set(value) <= set(v.get("properties", {}))
-            ] or [v for v in variants if v.get("type") != "null"]
+            fitting = [variant for variant in variants if fits(value, variant)]
             if fitting:
                 fill(value, fitting[0])
             return

@@ -42,9 +42,9 @@ def test_each_event_carries_the_match_and_round_as_get_answers_them(table: Table
 
 
 def test_every_event_is_the_member_of_the_event_union_its_kind_names(table: Table) -> None:
-    """Each change a stream sends parses as the `MatchEvent` member of its `kind`, with
-    nothing left over (the members forbid what is not theirs), as a generated client
-    reads it; so do the events a stream makes itself."""
+    """Each change a stream sends parses as the `MatchEvent` member of its `kind`, and
+    dumps back to the same JSON (nothing lost or changed), as a generated client reads
+    it; so do the events a stream makes itself."""
     table.round(amounts(2, -1, -1))
     table.round(amounts(4, -2, -2))
     assert table.put("/rounds/2", amounts(-2, 4, -2)).status_code == 200

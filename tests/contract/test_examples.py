@@ -10,6 +10,7 @@ from typing import Any
 import jsonschema_rs
 import pytest
 
+from app.api.openapi import restore_null_examples
 from app.main import create_app
 from app.settings import Settings
 
@@ -47,3 +48,17 @@ def test_an_invalid_example_is_caught() -> None:
     example = dict(SCHEMAS["MatchRead"]["examples"][0])
     del example["winner"]
     assert not _validator("MatchRead").is_valid(example)
+
+
+def test_nulls_are_restored_in_the_member_an_example_belongs_to() -> None:
+    """An example under a union gets back only the nulls of its own member: Alkort's
+    settings are not taken for the own table's (whose `planned_rounds` may be null)."""
+    document = create_app(Settings()).openapi()
+    schemas = document["components"]["schemas"]
+    schemas["GameSettings"]["examples"] = [{"first_dealer": 0, "target": 11}]
+    schemas["RoundInputRead"]["examples"] = [{"type": "own_points", "points": [1, 2]}]
+    schemas["MatchEvent"]["examples"] = [{"kind": "revoked", "version": 3}]
+    restore_null_examples(document)
+    assert schemas["GameSettings"]["examples"] == [{"first_dealer": 0, "target": 11}]
+    assert schemas["RoundInputRead"]["examples"] == [{"type": "own_points", "points": [1, 2]}]
+    assert schemas["MatchEvent"]["examples"] == [{"kind": "revoked", "version": 3}]
