@@ -18,12 +18,12 @@ open on it, whichever worker or machine made the change.
   of its match writes as it is (``Change.frame``).
 - An open stream is a couple of hundred objects that live as long as it does, and a
   full garbage collection walks every one of them: with thousands open, it holds up
-  the whole process for a second or more. So the objects of streams that opened are
-  frozen (``gc.freeze``, which freezes the whole process), in one step every
-  ``FREEZE_EVERY_S`` at most; what closed streams, and requests in flight at a
-  freeze, leave in reference cycles is reclaimed by one full collection once as many
-  streams have closed as are open, or ``RECLAIM_EVERY_S`` after the last one
-  (``freeze_open_streams``).
+  the whole process meanwhile (``make bench-live`` measures how long). So the objects
+  of streams that opened are frozen (``gc.freeze``, which freezes the whole process),
+  in one step every ``FREEZE_EVERY_S`` at most; what closed streams, and requests in
+  flight at a freeze, leave in reference cycles is reclaimed by one full collection
+  once as many streams have closed as are open, or ``RECLAIM_EVERY_S`` after the
+  last one (``freeze_open_streams``).
 - Streams read their openings ``OPENINGS_AT_ONCE`` at a time (``opening``): after a
   restart every phone comes back at once, and their reads queue there, not in front
   of every other request's.
@@ -73,16 +73,19 @@ class Change:
     Server-Sent Event (kind, data, and the version as its id), encoded once."""
 
     version: int
-    kind: str
     event: Mapping[str, Any]
     frame: bytes
 
     @classmethod
     def of(cls, version: int, event: Mapping[str, Any]) -> Change:
-        kind = str(event["kind"])
         data = orjson.dumps(event).decode()
-        frame = format_sse_event(data_str=data, event=kind, id=str(version))
-        return cls(version, kind, event, frame)
+        return cls(
+            version, event, format_sse_event(data_str=data, event=event["kind"], id=str(version))
+        )
+
+    @property
+    def kind(self) -> str:
+        return str(self.event["kind"])
 
 
 @dataclass(eq=False, slots=True)
@@ -132,7 +135,6 @@ class ChangeHub:
         self.openings = anyio.Semaphore(OPENINGS_AT_ONCE)
         self.opened_since_freeze = 0
         self.closed_since_reclaim = 0
-        self.open_streams = 0
         self.closed = False
         # PostgreSQL: set while the LISTEN connection is up (other processes' changes
         # arrive); tests wait for it.
@@ -163,7 +165,6 @@ class ChangeHub:
         The changes after it that this process offered before are not offered again:
         ``offered_after`` says whether there are any."""
         subscription = Subscription(match_id)
-        self.open_streams += 1
         self.opened_since_freeze += 1
         followers = self.subscriptions.setdefault(match_id, set())
         followers.add(subscription)
@@ -184,6 +185,10 @@ class ChangeHub:
         finally:
             self.openings.release()
 
+    @property
+    def open_streams(self) -> int:
+        return sum(len(followers) for followers in self.subscriptions.values())
+
     def offered_after(self, match_id: str, version: int) -> bool:
         """Whether this process offered a change of the match after ``version``."""
         return self.last.get(match_id, 0) > version
@@ -192,7 +197,6 @@ class ChangeHub:
         followers = self.subscriptions.get(subscription.match_id)
         if followers is None or subscription not in followers:
             return
-        self.open_streams -= 1
         self.closed_since_reclaim += 1
         followers.discard(subscription)
         if not followers:
@@ -203,7 +207,8 @@ class ChangeHub:
     async def freeze_open_streams(self) -> None:
         """Keep the objects of open streams out of full garbage collections: freeze
         what newly opened streams hold, and reclaim, in one full collection, what closed
-        ones left in reference cycles once as many streams have closed as are open."""
+        ones left in reference cycles once as many streams have closed as are open, or
+        ``RECLAIM_EVERY_S`` after the last time."""
         loop = asyncio.get_running_loop()
         reclaimed = loop.time()
         while True:

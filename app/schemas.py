@@ -135,13 +135,16 @@ def _widest(shared: list[FieldInfo]) -> Any:
     """One setting's type, from the games that have it: its lowest lower bound and its
     highest upper bound."""
     shapes = [_shape(info) for info in shared]
-    annotation = shapes[0][0]
-    assert all(base == annotation for base, _ in shapes), shared
-    lows = [cast(int, m.ge) for _, metadata in shapes for m in metadata if isinstance(m, Ge)]
-    highs = [cast(int, m.le) for _, metadata in shapes for m in metadata if isinstance(m, Le)]
-    others = [m for m in shapes[0][1] if not isinstance(m, Ge | Le)]
-    bounds: list[Any] = [Ge(min(lows))] if len(lows) == len(shared) else []
-    bounds += [Le(max(highs))] if len(highs) == len(shared) else []
+    annotation, first = shapes[0]
+    others = [m for m in first if not isinstance(m, Ge | Le)]
+    for base, metadata in shapes:  # the games differ in their bounds only
+        assert base == annotation and others == [
+            m for m in metadata if not isinstance(m, Ge | Le)
+        ], shared
+    lows = [[cast(int, m.ge) for m in metadata if isinstance(m, Ge)] for _, metadata in shapes]
+    highs = [[cast(int, m.le) for m in metadata if isinstance(m, Le)] for _, metadata in shapes]
+    bounds: list[Any] = [Ge(min(min(low) for low in lows))] if all(lows) else []
+    bounds += [Le(max(max(high) for high in highs))] if all(highs) else []
     return Annotated[(annotation, *others, *bounds)] if others or bounds else annotation
 
 
@@ -796,6 +799,14 @@ class ProblemField(BaseModel):
 Problem.model_rebuild()
 
 
+def _event_example(kind: str, **fields: Any) -> ConfigDict:
+    """An event's example: its kind, a version and the match (``match=None``: none)."""
+    example = {"kind": kind, "version": 2, "match": _MATCH_EXAMPLE, **fields}
+    return ConfigDict(
+        json_schema_extra={"examples": [{k: v for k, v in example.items() if v is not None}]}
+    )
+
+
 class _Event(Read):
     version: int = Field(description="the match version this event brings it to (its SSE id)")
 
@@ -807,11 +818,7 @@ class _MatchChange(_Event):
 class SnapshotEvent(_MatchChange):
     """The match as it is: a stream's first event, unless it resumes."""
 
-    model_config = ConfigDict(
-        json_schema_extra={
-            "examples": [{"kind": "snapshot", "version": 2, "match": _MATCH_EXAMPLE}]
-        }
-    )
+    model_config = _event_example("snapshot")
 
     kind: Literal["snapshot"]
 
@@ -819,18 +826,7 @@ class SnapshotEvent(_MatchChange):
 class RoundEnteredEvent(_MatchChange):
     """A round was entered."""
 
-    model_config = ConfigDict(
-        json_schema_extra={
-            "examples": [
-                {
-                    "kind": "round_entered",
-                    "version": 2,
-                    "match": _MATCH_EXAMPLE,
-                    "round": _ROUND_EXAMPLE,
-                }
-            ]
-        }
-    )
+    model_config = _event_example("round_entered", round=_ROUND_EXAMPLE)
 
     kind: Literal["round_entered"]
     round: RoundRead
@@ -839,18 +835,7 @@ class RoundEnteredEvent(_MatchChange):
 class RoundCorrectedEvent(_MatchChange):
     """A round was corrected."""
 
-    model_config = ConfigDict(
-        json_schema_extra={
-            "examples": [
-                {
-                    "kind": "round_corrected",
-                    "version": 2,
-                    "match": _MATCH_EXAMPLE,
-                    "round": _ROUND_EXAMPLE,
-                }
-            ]
-        }
-    )
+    model_config = _event_example("round_corrected", round=_ROUND_EXAMPLE)
 
     kind: Literal["round_corrected"]
     round: RoundRead
@@ -859,13 +844,7 @@ class RoundCorrectedEvent(_MatchChange):
 class RoundRemovedEvent(_MatchChange):
     """The last round was removed."""
 
-    model_config = ConfigDict(
-        json_schema_extra={
-            "examples": [
-                {"kind": "round_removed", "version": 2, "match": _MATCH_EXAMPLE, "number": 2}
-            ]
-        }
-    )
+    model_config = _event_example("round_removed", number=2)
 
     kind: Literal["round_removed"]
     number: int = Field(description="the round removed")
@@ -874,11 +853,7 @@ class RoundRemovedEvent(_MatchChange):
 class MatchUpdatedEvent(_MatchChange):
     """Settings or names changed."""
 
-    model_config = ConfigDict(
-        json_schema_extra={
-            "examples": [{"kind": "match_updated", "version": 2, "match": _MATCH_EXAMPLE}]
-        }
-    )
+    model_config = _event_example("match_updated")
 
     kind: Literal["match_updated"]
 
@@ -887,19 +862,7 @@ class TokenReissuedEvent(_MatchChange):
     """A role's (or a seat's) token was replaced; a stream opened with it ends with
     ``revoked``."""
 
-    model_config = ConfigDict(
-        json_schema_extra={
-            "examples": [
-                {
-                    "kind": "token_reissued",
-                    "version": 2,
-                    "match": _MATCH_EXAMPLE,
-                    "role": "player",
-                    "seat": 1,
-                }
-            ]
-        }
-    )
+    model_config = _event_example("token_reissued", role="player", seat=1)
 
     kind: Literal["token_reissued"]
     role: TokenRole
@@ -909,9 +872,7 @@ class TokenReissuedEvent(_MatchChange):
 class EndedEvent(_MatchChange):
     """The match ended; the stream closes."""
 
-    model_config = ConfigDict(
-        json_schema_extra={"examples": [{"kind": "ended", "version": 2, "match": _MATCH_EXAMPLE}]}
-    )
+    model_config = _event_example("ended")
 
     kind: Literal["ended"]
 
@@ -919,7 +880,7 @@ class EndedEvent(_MatchChange):
 class ResyncEvent(_Event):
     """This stream fell behind and closes: open it again."""
 
-    model_config = ConfigDict(json_schema_extra={"examples": [{"kind": "resync", "version": 2}]})
+    model_config = _event_example("resync", match=None)
 
     kind: Literal["resync"]
 
@@ -927,7 +888,7 @@ class ResyncEvent(_Event):
 class RevokedEvent(_Event):
     """The token this stream was opened with was replaced; the stream closes."""
 
-    model_config = ConfigDict(json_schema_extra={"examples": [{"kind": "revoked", "version": 2}]})
+    model_config = _event_example("revoked", match=None)
 
     kind: Literal["revoked"]
 

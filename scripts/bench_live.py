@@ -26,6 +26,12 @@ stream is handed the change at its commit, and may read it before the writer rea
 of its match. Also: the RSS of the streams' worker before and with every stream open (KiB
 per stream), and its CPU during the write phase over the events it delivered.
 
+The scale phase (issue #29; ``--scale-streams``, 10,000, and ``--scale-only``): a plain
+asyncio client opens that many streams over a quarter as many matches on one worker (or
+``--scale-workers`` one-worker servers), and measures the idle worker, memory per stream,
+writes to every phone, a crowd of ``--crowd`` streams on one match, and every stream
+reconnecting at once, against the targets in ``scale_targets``.
+
 With 1 worker, also: POST round and GET match req/s (wrk, ``bench/wrk/scenarios.lua``, 32
 connections, on matches nobody follows) with no stream open and with every stream open,
 each also as a ratio to the bare FastAPI endpoint (``bench/bare_app.py``) measured in the

@@ -122,10 +122,14 @@ def restore_null_examples(document: dict[str, Any]) -> None:
 
 def public_operations(document: dict[str, Any]) -> None:
     """An operation that takes no token says so (``security: []``), so that a linter
-    or a generator knows it was not forgotten."""
+    or a generator knows it was not forgotten; one a stream ticket opens (its
+    ``ticket`` query parameter) takes a token, or none."""
     for path in document.get("paths", {}).values():
         for operation in path.values():
-            operation.setdefault("security", [])
+            security = operation.setdefault("security", [])
+            parameters = operation.get("parameters", [])
+            if security and any(p["name"] == "ticket" for p in parameters):
+                security.append({})
 
 
 def event_stream_items(document: dict[str, Any]) -> None:

@@ -75,3 +75,6 @@ def test_throttled_and_unavailable_answers_say_when_to_retry() -> None:
             if operation.get("requestBody"):
                 assert "413" in operation["responses"], (method, path)
             assert "security" in operation, (method, path)
+    # A stream ticket opens the stream without a token: either will do.
+    stream = document["paths"]["/v1/matches/{match_id}/events"]["get"]
+    assert stream["security"] == [{"HTTPBearer": []}, {}]

@@ -16,7 +16,7 @@ from app.services import matches
 from app.services.auth import Access, Permission, match_for_caller
 from app.services.writes import WriteRequest
 from app.settings import Settings
-from tests.integration.hub import app_with_hub
+from tests.integration.hub import app_with_hub, create_match
 
 AMOUNTS = {"type": "asszorti_amounts", "amounts": [2, -1, -1]}
 
@@ -37,11 +37,7 @@ def test_own_changes_are_offered_without_reading_the_log_back(
         other_process = Database(Settings(database_url=database_url))  # tells no hub
         try:
             async with app_with_hub(database_url) as (_, hub, client):
-                created = (
-                    await client.post(
-                        "/v1/matches", json={"game": "asszorti", "players": ["A", "B", "C"]}
-                    )
-                ).json()
+                created = await create_match(client)
                 match_id = created["id"]
                 host = {"Authorization": f"Bearer {created['tokens']['host']}"}
                 if not hub.db.is_sqlite:  # the LISTEN connection is up, and has read

@@ -11,7 +11,7 @@ import gc
 from typing import Any
 
 from app.live import QUEUE_SIZE
-from tests.integration.hub import app_with_hub
+from tests.integration.hub import app_with_hub, create_match, stream_scope
 
 AMOUNTS = {"type": "asszorti_amounts", "amounts": [2, -1, -1]}
 
@@ -19,11 +19,7 @@ AMOUNTS = {"type": "asszorti_amounts", "amounts": [2, -1, -1]}
 def test_a_slow_consumer_is_cut_not_buffered(database_url: str) -> None:
     async def scenario() -> None:
         async with app_with_hub(database_url) as (app, hub, client):
-            created = (
-                await client.post(
-                    "/v1/matches", json={"game": "asszorti", "players": ["A", "B", "C"]}
-                )
-            ).json()
+            created = await create_match(client)
             match_id, host = (
                 created["id"],
                 {"Authorization": f"Bearer {created['tokens']['host']}"},
@@ -43,21 +39,7 @@ def test_a_slow_consumer_is_cut_not_buffered(database_url: str) -> None:
                 await asyncio.Event().wait()  # never disconnects
                 return {}
 
-            token = created["tokens"]["viewer"]
-            scope = {
-                "type": "http",
-                "asgi": {"version": "3.0"},
-                "http_version": "1.1",
-                "method": "GET",
-                "scheme": "http",
-                "path": f"/v1/matches/{match_id}/events",
-                "raw_path": f"/v1/matches/{match_id}/events".encode(),
-                "query_string": b"",
-                "root_path": "",
-                "headers": [(b"host", b"t"), (b"authorization", f"Bearer {token}".encode())],
-                "client": ("127.0.0.1", 1),
-                "server": ("t", 80),
-            }
+            scope = stream_scope(match_id, created["tokens"]["viewer"])
             stream = asyncio.create_task(app(scope, receive, send))
             await asyncio.wait_for(socket_full.wait(), 10)
             for _ in range(QUEUE_SIZE * 3):
@@ -88,11 +70,7 @@ def test_a_client_gone_while_its_stream_waits_to_send_leaves_the_hub_at_once(
 
     async def scenario() -> None:
         async with app_with_hub(database_url) as (app, hub, client):
-            created = (
-                await client.post(
-                    "/v1/matches", json={"game": "asszorti", "players": ["A", "B", "C"]}
-                )
-            ).json()
+            created = await create_match(client)
             match_id = created["id"]
             host = {"Authorization": f"Bearer {created['tokens']['host']}"}
             blocked, gone = asyncio.Event(), asyncio.Event()
@@ -106,22 +84,7 @@ def test_a_client_gone_while_its_stream_waits_to_send_leaves_the_hub_at_once(
                 await gone.wait()
                 return {"type": "http.disconnect"}
 
-            token = created["tokens"]["viewer"]
-            path = f"/v1/matches/{match_id}/events"
-            scope = {
-                "type": "http",
-                "asgi": {"version": "3.0"},
-                "http_version": "1.1",
-                "method": "GET",
-                "scheme": "http",
-                "path": path,
-                "raw_path": path.encode(),
-                "query_string": b"",
-                "root_path": "",
-                "headers": [(b"host", b"t"), (b"authorization", f"Bearer {token}".encode())],
-                "client": ("127.0.0.1", 1),
-                "server": ("t", 80),
-            }
+            scope = stream_scope(match_id, created["tokens"]["viewer"])
             gc.disable()
             try:
                 stream = asyncio.create_task(app(scope, receive, send))

@@ -160,7 +160,7 @@ async def follow_match(opened: OpeningDep, _after: AfterDep, request: Request) -
 async def _events(hub: ChangeHub, db: Database, opened: StreamStart) -> AsyncGenerator[bytes, None]:
     who, sent = opened.who, opened.version
     if opened.ended:
-        yield b"".join(opened.first)
+        yield b"".join(opened.first) or FOLLOWING
         return
     subscription = hub.subscribe(who.match_id, from_version=sent)
     missed = hub.offered_after(who.match_id, sent)  # before this stream followed the match
