@@ -32,7 +32,8 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
 
 def _connect(server: LiveServer) -> socket.socket:
     host, port = server.url.removeprefix("http://").split(":")
-    return socket.create_connection((host, int(port)), timeout=30)
+    # Longer than any of the server's clocks: each recv must outwait the answer.
+    return socket.create_connection((host, int(port)), timeout=BODY_TIMEOUT_S + 15)
 
 
 def _answer(sock: socket.socket) -> bytes:
