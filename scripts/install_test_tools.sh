@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # The tools the test suite drives from outside Python, installed when missing:
 # curl and jq (the README walkthrough), wrk (the benchmark smoke test), npm (SDK
-# types, Spectral, the vendored QR library's check) and chromium (the web page and
-# /docs in a headless browser). Debian's packages, through apt-get, as root.
+# types, Spectral, the vendored QR library's check), chromium (the web page and
+# /docs in a headless browser) and java (openapi-generator, whose jar comes with
+# the openapi-generator-cli dev dependency). Debian's packages, through apt-get, as root.
 set -euo pipefail
 
 missing=()
 for tool in curl jq wrk npm chromium; do command -v "$tool" >/dev/null || missing+=("$tool"); done
+command -v java >/dev/null || missing+=(default-jre-headless)
 [ ${#missing[@]} -eq 0 ] && exit 0
 
 if [ "$(id -u)" -ne 0 ] || ! command -v apt-get >/dev/null; then
