@@ -4,8 +4,12 @@
 #     $SDK_PYTHON_OUT (default sdk/python, gitignored);
 #   - TypeScript types (openapi-typescript, pinned in sdk/typescript/package-lock.json)
 #     in sdk/typescript/generated/types.ts (gitignored), then `tsc --strict` over
-#     sdk/typescript/check.ts, which uses the round union, Problem and nullable fields.
-# Nothing generated is committed. Needs `make install` (for .venv) and Node/npm.
+#     sdk/typescript/check.ts, which uses the round union, Problem and nullable fields;
+#   - two TypeScript clients, each on its generator's default flags: @hey-api/openapi-ts
+#     (pinned there too) in sdk/typescript/generated/hey-api, and openapi-generator's
+#     typescript-fetch (a dev dependency, run on java) in generated/typescript-fetch;
+#     then `tsc --strict` over both and over play.ts and roundtrip.ts, which use them.
+# Nothing generated is committed. Needs `make install` (for .venv), Node/npm and java.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$(pwd)
@@ -30,13 +34,22 @@ fi
   "import sys; sys.path.insert(0, sys.argv[1]); import squarescores_client.api, squarescores_client.models" \
   "$PYTHON_OUT"
 
-echo "==> TypeScript types -> sdk/typescript/generated/types.ts"
+echo "==> TypeScript types and clients -> sdk/typescript/generated/"
 if ! command -v npm >/dev/null 2>&1; then
   echo "npm is required to generate the TypeScript types" >&2
   exit 1
 fi
+if ! command -v java >/dev/null 2>&1; then
+  echo "java is required to run openapi-generator (the typescript-fetch client)" >&2
+  exit 1
+fi
 cd "$ROOT/sdk/typescript"
 npm ci --no-audit --no-fund --loglevel=error
-npx --no-install openapi-typescript "$SPEC" -o generated/types.ts  # its default flags, as a newcomer runs it
-npx --no-install tsc --noEmit --strict
+# Each generator on its default flags, as a newcomer runs it.
+npx --no-install openapi-typescript "$SPEC" -o generated/types.ts
+rm -rf generated/hey-api generated/typescript-fetch  # no file left from an older document
+npx --no-install openapi-ts -i "$SPEC" -o generated/hey-api
+"$ROOT/.venv/bin/openapi-generator-cli" generate -g typescript-fetch -i "$SPEC" -o generated/typescript-fetch
+npx --no-install tsc --noEmit --strict  # check.ts against generated/types.ts
+npx --no-install tsc --noEmit -p tsconfig.clients.json  # both clients, play.ts, roundtrip.ts
 echo "==> SDKs generated and type-checked"
