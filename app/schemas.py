@@ -809,7 +809,11 @@ class Problem(BaseModel):
     status: int
     detail: str
     code: str
-    errors: list[ProblemField] | None = None
+    # Left out, not null, when there is nothing to list: a generator reads an optional
+    # nullable property as one to send back as null.
+    errors: list[ProblemField] = Field(
+        default_factory=list, description="on a 422 only: each field at fault"
+    )
 
 
 class ProblemField(BaseModel):
