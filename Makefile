@@ -48,7 +48,7 @@ vectors: install  ## Regenerate docs/vectors/scoring-vectors.json from the game 
 	$(VENV)/bin/python -m scripts.export_vectors
 
 .PHONY: sdk
-sdk: install  ## Generate the Python client and TypeScript types from openapi/openapi.json, and type-check them
+sdk: install  ## Generate the Python clients (openapi-python-client, openapi-generator) and TypeScript types from openapi/openapi.json, and check them
 	bash scripts/generate_sdks.sh
 
 # --- contract and artifact checks --------------------------------------------------
