@@ -226,7 +226,7 @@ def test_alkort_rules_at_the_start_and_the_host_moves_the_target(
     match_id = page.url.split("#/m/")[1]
     token = stored_entry(page, match_id)["token"]
     match = api(server, "GET", f"/v1/matches/{match_id}", token).json()
-    assert match["settings"] == {"target": 5, "first_dealer": 3}
+    assert match["settings"] == {"game": "alkort", "target": 5, "first_dealer": 3}
 
     page.click('button.point[data-team="0"][data-points="6"]')  # 6 >= 5: decided for Us
     expect(page.locator(".status.decided")).to_have_count(1)
