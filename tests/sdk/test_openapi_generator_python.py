@@ -45,7 +45,7 @@ from tests.sdk.generators import (
 DOCUMENT = json.loads(SPEC.read_text())
 SCHEMAS: dict[str, Any] = DOCUMENT["components"]["schemas"]
 GAMES = ("asszorti", "alkort", "own_table")
-# The unions whose member is the match's game's, whatever tag the document gives them.
+# The unions whose member is the match's game's: their tag must name the same member.
 GAME_MEMBERS = {
     "GameSettings": {
         "asszorti": "AsszortiSettingsRead",
@@ -680,9 +680,8 @@ def expected_members(
 ) -> Iterator[tuple[tuple[str | int, ...], str]]:
     """Where ``raw`` passes through a union of named schemas, and the member it is there.
 
-    Walks the schema ``node`` alongside the JSON: the member of GameSettings and
-    Breakdown is the match's game's (GAME_MEMBERS), any other union's is named by its
-    discriminator.
+    Walks the schema ``node`` alongside the JSON: a union's member is the one its
+    discriminator names; for GameSettings and Breakdown, the match's game's as well.
     """
     ref = node.get("$ref")
     if ref is not None:
@@ -690,11 +689,13 @@ def expected_members(
         schema = SCHEMAS[name]
         options = schema.get("oneOf") or schema.get("anyOf")
         if options and all("$ref" in option for option in options):
-            if name in GAME_MEMBERS:
-                member = GAME_MEMBERS[name][game]
-            else:
-                tag = schema["discriminator"]
-                member = tag["mapping"][raw[tag["propertyName"]]].rsplit("/", 1)[-1]
+            tag = schema.get("discriminator")
+            member = GAME_MEMBERS.get(name, {}).get(game)
+            if tag is not None:
+                tagged = tag["mapping"][raw[tag["propertyName"]]].rsplit("/", 1)[-1]
+                assert member in (None, tagged), (name, path, raw)
+                member = tagged
+            assert member is not None, f"{name} has no tag to tell its members apart"
             yield path, member
             schema = SCHEMAS[member]
         yield from expected_members(schema, raw, game, path)
