@@ -886,6 +886,7 @@ def test_openapi_python_client_writes_utc_as_an_offset(
 @pytest.mark.xfail(
     reason="Problem.errors is optional and nullable in the document; the server leaves it "
     "out, and openapi-generator writes back the null it read for the absent property",
+    raises=AssertionError,  # only the gap itself: a client that cannot load still fails
     strict=False,
 )
 def test_the_schema_gaps_are_closed(
