@@ -53,7 +53,7 @@ screenshots: install  ## Refresh docs/screenshots/ (a test run writes them to bu
 	SCREENSHOTS_DIR=docs/screenshots $(VENV)/bin/python -m pytest -q tests/browser/test_table_extras.py
 
 .PHONY: sdk
-sdk: install  ## Generate the Python client and TypeScript types from openapi/openapi.json, and type-check them
+sdk: install  ## Generate the Python clients (openapi-python-client, openapi-generator) and TypeScript types from openapi/openapi.json, and check them
 	bash scripts/generate_sdks.sh
 
 # --- contract and artifact checks --------------------------------------------------

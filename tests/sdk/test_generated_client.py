@@ -50,9 +50,8 @@ import pytest
 
 from tests.conftest import ROOT, migrate
 from tests.live import LiveServer
+from tests.sdk.generators import SPEC, generate_python_client, importable
 
-SPEC = ROOT / "openapi" / "openapi.json"
-PYTHON_CONFIG = ROOT / "sdk" / "python-config.yaml"
 TYPESCRIPT_DIR = ROOT / "sdk" / "typescript"
 PACKAGE = "squarescores_client"
 # What a client sends: the members of RoundInput, by their `type` tag.
@@ -74,7 +73,6 @@ ROUND_READS = {
     "OwnTablePoints": "own_points",
 }
 SHARED_ROUND_MODELS = ("AsszortiAmounts", "AlkortTricks", "AlkortPoints", "OwnTablePoints")
-GENERATOR = Path(sys.executable).with_name("openapi-python-client")
 
 
 @dataclass(frozen=True)
@@ -107,44 +105,13 @@ class Sdk:
         )
 
 
-def generate_python_client(output: Path) -> str:
-    """Run openapi-python-client on the committed document; return what it printed."""
-    run = subprocess.run(
-        [
-            str(GENERATOR),
-            "generate",
-            "--path",
-            str(SPEC),
-            "--config",
-            str(PYTHON_CONFIG),
-            "--output-path",
-            str(output),
-            "--overwrite",
-        ],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
-    printed = run.stdout + run.stderr
-    assert run.returncode == 0, printed
-    return printed
-
-
 @pytest.fixture(scope="module")
 def generated(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, str]]:
     """The client generated into a temporary directory, importable for this module."""
     output = tmp_path_factory.mktemp("sdk") / "python"
     printed = generate_python_client(output)
-    sys.path.insert(0, str(output))
-    importlib.invalidate_caches()
-    try:
+    with importable(output, PACKAGE):
         yield output, printed
-    finally:
-        sys.path.remove(str(output))
-        for name in [m for m in sys.modules if m == PACKAGE or m.startswith(PACKAGE + ".")]:
-            del sys.modules[name]
 
 
 @pytest.fixture(scope="module")
