@@ -47,8 +47,13 @@ openapi: install  ## Regenerate openapi/openapi.json from the app
 vectors: install  ## Regenerate docs/vectors/scoring-vectors.json from the game modules
 	$(VENV)/bin/python -m scripts.export_vectors
 
+.PHONY: screenshots
+screenshots: install  ## Refresh docs/screenshots/ (a test run writes them to build/screenshots/)
+	bash scripts/install_test_tools.sh
+	SCREENSHOTS_DIR=docs/screenshots $(VENV)/bin/python -m pytest -q tests/browser/test_table_extras.py
+
 .PHONY: sdk
-sdk: install  ## Generate the Python client and TypeScript types from openapi/openapi.json, and type-check them
+sdk: install  ## Generate the Python clients (openapi-python-client, openapi-generator) and TypeScript types from openapi/openapi.json, and check them
 	bash scripts/generate_sdks.sh
 
 # --- contract and artifact checks --------------------------------------------------

@@ -97,6 +97,27 @@ def _match_create(game_name: str) -> type[StrictModel]:
 
 MATCH_CREATE_MODELS = {name: _match_create(name) for name in GAMES}
 
+
+def _settings_read(game_name: str) -> type[BaseModel]:
+    """A game's settings as a match reads them: every one, and the game they are of."""
+    settings = GAMES[game_name].settings_model
+    tag: dict[str, Any] = {
+        "game": (Literal[game_name], Field(description="the game, which tells the settings apart"))
+    }
+    model = create_model(
+        f"{settings.__name__}Read", __base__=(settings,), __doc__=settings.__doc__, **tag
+    )
+    extra = settings.model_config.get("json_schema_extra")
+    examples = cast(list[dict[str, Any]], extra["examples"] if isinstance(extra, dict) else [])
+    model.model_config["json_schema_extra"] = {
+        "examples": [{"game": game_name, **example} for example in examples]
+    }
+    model.model_rebuild(force=True)
+    return model
+
+
+SETTINGS_READ_MODELS = {name: _settings_read(name) for name in GAMES}
+
 GameName = StrEnum("GameName", {name: name for name in GAMES})  # type: ignore[misc]
 RoundType = StrEnum("RoundType", {name: name for name in ROUND_TYPES})  # type: ignore[misc]
 
@@ -115,20 +136,18 @@ else:
         "MatchCreate",
         Annotated[_union(MATCH_CREATE_MODELS.values()), Field(discriminator="game")],
     )
-    # No tag tells the settings apart: a generated client tries the members in order,
-    # and keeps the first that parses. The one with the most fields goes first, so one
-    # whose fields are a subset of another's (Alkort's of the own table's) never wins
-    # for the other's settings.
+    # What a match reads back carries a tag, `game`, as round bodies carry `type`: a
+    # generated client picks the union's member by it, never by trying each in turn.
     GameSettings = TypeAliasType(
         "GameSettings",
-        _union(
-            sorted(
-                (game.settings_model for game in GAMES.values()),
-                key=lambda model: -len(model.model_fields),
-            )
-        ),
+        Annotated[_union(SETTINGS_READ_MODELS.values()), Field(discriminator="game")],
     )
-    Breakdown = TypeAliasType("Breakdown", _union(game.breakdown_model for game in GAMES.values()))
+    Breakdown = TypeAliasType(
+        "Breakdown",
+        Annotated[
+            _union(game.breakdown_model for game in GAMES.values()), Field(discriminator="game")
+        ],
+    )
 
 
 def _widest(shared: list[FieldInfo]) -> Any:
@@ -242,7 +261,7 @@ _MATCH_EXAMPLE: dict[str, Any] = {
         {"seat": 2, "name": "Csaba"},
     ],
     "teams": None,
-    "settings": {"kontra": True, "planned_deals": None, "first_dealer": 0},
+    "settings": {"game": "asszorti", "kontra": True, "planned_deals": None, "first_dealer": 0},
     "round_count": 1,
     "next_dealer": 1,
     "totals": [0, 18, 0],
@@ -523,7 +542,13 @@ _RESULT_EXAMPLE: dict[str, Any] = {
     "cells": [0, 18, 0],
     "totals": [0, 18, 0],
     "owed": [9, 0, 9],
-    "breakdown": {"basic_game": 9, "arrivazs": 0, "declarer_won": True, "manual": False},
+    "breakdown": {
+        "game": "asszorti",
+        "basic_game": 9,
+        "arrivazs": 0,
+        "declarer_won": True,
+        "manual": False,
+    },
 }
 
 
@@ -735,6 +760,7 @@ class ScoreRead(Read):
                     "net": [-9, 18, -9],
                     "cells": None,
                     "breakdown": {
+                        "game": "asszorti",
                         "basic_game": 9,
                         "arrivazs": 0,
                         "declarer_won": True,
@@ -783,7 +809,11 @@ class Problem(BaseModel):
     status: int
     detail: str
     code: str
-    errors: list[ProblemField] | None = None
+    # Left out, not null, when there is nothing to list: a generator reads an optional
+    # nullable property as one to send back as null.
+    errors: list[ProblemField] = Field(
+        default_factory=list, description="on a 422 only: each field at fault"
+    )
 
 
 class ProblemField(BaseModel):

@@ -14,6 +14,7 @@ from typing import Annotated, Any, Literal, Self
 from pydantic import ConfigDict, Field, StrictInt
 
 from app.games.base import (
+    BREAKDOWN_TAG,
     GameRuleError,
     Refold,
     RoundInput,
@@ -55,9 +56,12 @@ class AlkortBreakdown(StrictModel):
     """How a deal was won, by whom, and what it was worth."""
 
     model_config = ConfigDict(
-        json_schema_extra={"examples": [{"kind": "stroke", "run": 6, "team": 0, "points": 6}]}
+        json_schema_extra={
+            "examples": [{"game": "alkort", "kind": "stroke", "run": 6, "team": 0, "points": 6}]
+        }
     )
 
+    game: Literal["alkort"] = Field(description=BREAKDOWN_TAG)
     kind: DealKind
     run: int | None = Field(description="the first run's length; null for a plain win or points")
     team: int

@@ -14,6 +14,7 @@ from typing import Annotated, Any, Literal, Self
 from pydantic import ConfigDict, Field, StrictBool, StrictInt
 
 from app.games.base import (
+    BREAKDOWN_TAG,
     GameRuleError,
     Refold,
     RoundInput,
@@ -155,12 +156,25 @@ class AsszortiBreakdown(StrictModel):
     model_config = ConfigDict(
         json_schema_extra={
             "examples": [
-                {"basic_game": 9, "arrivazs": 0, "declarer_won": True, "manual": False},
-                {"basic_game": None, "arrivazs": None, "declarer_won": None, "manual": True},
+                {
+                    "game": "asszorti",
+                    "basic_game": 9,
+                    "arrivazs": 0,
+                    "declarer_won": True,
+                    "manual": False,
+                },
+                {
+                    "game": "asszorti",
+                    "basic_game": None,
+                    "arrivazs": None,
+                    "declarer_won": None,
+                    "manual": True,
+                },
             ]
         }
     )
 
+    game: Literal["asszorti"] = Field(description=BREAKDOWN_TAG)
     basic_game: int | None = Field(None, description="the basic game, per opponent")
     arrivazs: int | None = Field(None, description="the arrivázs, per opponent (0 if none)")
     declarer_won: bool | None = Field(None, description="whether the declarer won the basic game")

@@ -43,6 +43,11 @@ class SettingConflict(GameRuleError):
         self.code = code
 
 
+# A breakdown's `game`: the tag that tells a client which game's breakdown it reads.
+# A game's score() leaves it out; the service adds it where a round is read.
+BREAKDOWN_TAG = "the game, which tells the breakdowns apart"
+
+
 class StrictModel(BaseModel):
     """Base for every request shape: unknown fields are errors, nothing is coerced.
 

@@ -39,6 +39,7 @@ from pydantic import (
 )
 
 from app.games.base import (
+    BREAKDOWN_TAG,
     GameRuleError,
     Refold,
     RoundInput,
@@ -174,8 +175,9 @@ class OwnTablePoints(RoundInput):
 class OwnTableBreakdown(StrictModel):
     """What a round of an own table was: the points as entered, and their sum."""
 
-    model_config = ConfigDict(json_schema_extra={"examples": [{"sum": 26}]})
+    model_config = ConfigDict(json_schema_extra={"examples": [{"game": "own_table", "sum": 26}]})
 
+    game: Literal["own_table"] = Field(description=BREAKDOWN_TAG)
     sum: int = Field(description="the round's points added up (0 at a zero-sum table)")
 
 

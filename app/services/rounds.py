@@ -164,7 +164,7 @@ def add_round(
         "updated_at": now,
         "sheet": state_to_json(sheet) if number % CHECKPOINT_EVERY == 0 else None,
     }
-    written = round_read(values, cells, sheet)
+    written = round_read(state.game.name, values, cells, sheet)
     entered = to_jsonable_python(written)
     rounds = repository.RoundWrite(entered=values)
     version = _save(
@@ -220,7 +220,7 @@ def replace_round(
         revision=_revision(who.label, match_id, number, "corrected", body),
     )
     cells, sheet_after = new.row
-    written = round_read({**row, **updates}, cells, sheet_after)
+    written = round_read(state.game.name, {**row, **updates}, cells, sheet_after)
     corrected = to_jsonable_python(written)
     version = _save(
         uow, state, new.last, state.round_count, "round_corrected", rounds=rounds, round=corrected
@@ -273,7 +273,8 @@ def list_rounds(uow: UnitOfWork, match: RowMapping, *, after: int, limit: int) -
     start = _sheet_after(uow, state.game, match_id, after) if rows else None
     sheets = fold(state.game, (row["points"] for row in rows), start)
     items = [
-        round_read(row, cells, sheet) for row, (cells, sheet) in zip(rows, sheets, strict=True)
+        round_read(state.game.name, row, cells, sheet)
+        for row, (cells, sheet) in zip(rows, sheets, strict=True)
     ]
     return RoundPage(items=items, version=int(match["version"]), round_count=state.round_count)
 
@@ -288,7 +289,7 @@ def get_round(uow: UnitOfWork, match: RowMapping, number: int) -> tuple[dict[str
     game = MatchState.load(match).game
     before = _sheet_after(uow, game, match_id, number - 1)
     cells, sheet = game.apply(before, row["points"])
-    return round_read(row, cells, sheet), int(match["version"])
+    return round_read(game.name, row, cells, sheet), int(match["version"])
 
 
 @dataclass(frozen=True, slots=True)

@@ -129,7 +129,7 @@ def winner_of(game: Game, settings: Any, sheet: SheetState, status: MatchStatus)
 
 def match_data(state: MatchState) -> dict[str, Any]:
     """The match as GET /v1/matches/{id} answers it, as plain data in MatchRead's
-    field order (timestamps still datetimes, settings still their model)."""
+    field order (timestamps still datetimes)."""
     row, game, sheet = state.row, state.game, state.sheet
     teams = None
     if game.team_count:
@@ -145,7 +145,7 @@ def match_data(state: MatchState) -> dict[str, Any]:
         "status": row["status"],
         "players": [{"seat": i, "name": name} for i, name in enumerate(row["players"])],
         "teams": teams,
-        "settings": state.settings,
+        "settings": {"game": row["game"], **state.settings.model_dump()},
         "round_count": state.round_count,
         "next_dealer": state.dealer_of(state.round_count + 1),
         "totals": list(sheet.totals),
@@ -180,9 +180,11 @@ def settlement_of(sheet: SheetState) -> list[dict[str, int]] | None:
     return [{"payer": p.payer, "payee": p.payee, "amount": p.amount} for p in settle(sheet.net)]
 
 
-def round_read(row: Mapping[Any, Any], cells: Sequence[int], sheet: SheetState) -> dict[str, Any]:
-    """A round as clients read it (the RoundRead shape): its input, its score, and its
-    row of the sheet (``cells`` and the sheet after it, from the fold)."""
+def round_read(
+    game: str, row: Mapping[Any, Any], cells: Sequence[int], sheet: SheetState
+) -> dict[str, Any]:
+    """A round of a ``game`` match as clients read it (the RoundRead shape): its input,
+    its score, and its row of the sheet (``cells`` and the sheet after it, from the fold)."""
     result = row["result"]
     return {
         "number": row["number"],
@@ -194,7 +196,7 @@ def round_read(row: Mapping[Any, Any], cells: Sequence[int], sheet: SheetState) 
             "cells": list(cells),
             "totals": list(sheet.totals),
             "owed": list(sheet.owed) if sheet.owed is not None else None,
-            "breakdown": result["breakdown"],
+            "breakdown": {"game": game, **result["breakdown"]},
         },
         "entered_by": row["entered_by"],
         "created_at": row["created_at"],

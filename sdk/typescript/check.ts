@@ -192,10 +192,21 @@ assertType<Equals<Schemas["OwnTableSettingsRead"]["table_rules"], string>>();
 assertType<Equals<Schemas["AlkortSettingsRead"]["target"], number>>();
 assertType<Equals<Schemas["AsszortiSettingsRead"]["planned_deals"], number | null>>();
 
-/** The settings union narrows on its members' own fields. */
+/** The settings union narrows on its tag, `game`; `never` proves exhaustiveness. */
 function targetOf(settings: GameSettings): number | null {
-  return "target" in settings ? settings.target : null;
+  switch (settings.game) {
+    case "asszorti":
+      return null;
+    case "alkort":
+    case "own_table":
+      return settings.target;
+    default: {
+      const unknown: never = settings;
+      return unknown;
+    }
+  }
 }
+assertType<Equals<GameSettings["game"], Schemas["GameName"]>>();
 function unnarrowedTarget(settings: GameSettings): number {
   // @ts-expect-error -- only Alkort settings have a target: narrow first
   return settings.target;
@@ -203,7 +214,7 @@ function unnarrowedTarget(settings: GameSettings): number {
 // @ts-expect-error -- the read side always has planned_deals (null: no limit)
 const settingsWithoutDeals: Schemas["AsszortiSettingsRead"] = { first_dealer: 0, kontra: true };
 
-// --- Breakdown: a union of two named models, not a free-form object ----------
+// --- Breakdown: a union of named models tagged by `game`, not a free-form object
 
 type Breakdown = Schemas["Breakdown"];
 assertType<Equals<Schemas["RoundResult"]["breakdown"], Breakdown>>();
@@ -221,14 +232,23 @@ assertType<Equals<Schemas["AsszortiBreakdown"]["basic_game"], number | null>>();
 assertType<Equals<Schemas["AsszortiBreakdown"]["manual"], boolean>>();
 
 function describeBreakdown(breakdown: Breakdown): string {
-  if ("kind" in breakdown) {
-    const run = breakdown.run === null ? "" : ` run of ${breakdown.run}`;
-    return `${breakdown.kind}${run}: team ${breakdown.team} +${breakdown.points}`;
+  switch (breakdown.game) {
+    case "alkort": {
+      const run = breakdown.run === null ? "" : ` run of ${breakdown.run}`;
+      return `${breakdown.kind}${run}: team ${breakdown.team} +${breakdown.points}`;
+    }
+    case "own_table":
+      return `points adding up to ${breakdown.sum}`;
+    case "asszorti":
+      if (breakdown.manual) return "scored by the table";
+      return `basic game ${breakdown.basic_game}, arrivazs ${breakdown.arrivazs}`;
+    default: {
+      const unknown: never = breakdown;
+      return unknown;
+    }
   }
-  if ("sum" in breakdown) return `points adding up to ${breakdown.sum}`;
-  if (breakdown.manual) return "scored by the table";
-  return `basic game ${breakdown.basic_game}, arrivazs ${breakdown.arrivazs}`;
 }
+assertType<Equals<Breakdown["game"], Schemas["GameName"]>>();
 function unnarrowedKind(breakdown: Breakdown): string {
   // @ts-expect-error -- `kind` is only on AlkortBreakdown: narrow first
   return breakdown.kind;

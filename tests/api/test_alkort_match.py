@@ -46,7 +46,7 @@ def test_create_shows_teams_and_target(alkort: Any) -> None:
         {"team": 0, "name": "Us", "seats": [0, 2]},
         {"team": 1, "name": "Them", "seats": [1, 3]},
     ]
-    assert match["settings"] == {"target": 11, "first_dealer": 0}
+    assert match["settings"] == {"game": "alkort", "target": 11, "first_dealer": 0}
     assert match["totals"] == [0, 0]
     assert match["owed"] is None and match["net"] is None
     assert len(match["tokens"]["players"]) == 4
@@ -82,18 +82,36 @@ def test_deal_results_and_breakdowns(alkort: Any) -> None:
         "cells": [6, 0],
         "totals": [6, 0],
         "owed": None,
-        "breakdown": {"kind": "stroke", "run": 6, "team": 0, "points": 6},
+        "breakdown": {"game": "alkort", "kind": "stroke", "run": 6, "team": 0, "points": 6},
     }
     plain = table.round(tricks(0, 0, 0, 0, 1, 0, 0, 0, 0))
-    assert plain["result"]["breakdown"] == {"kind": "plain", "run": None, "team": 0, "points": 1}
+    assert plain["result"]["breakdown"] == {
+        "game": "alkort",
+        "kind": "plain",
+        "run": None,
+        "team": 0,
+        "points": 1,
+    }
     muk = table.round(tricks(0, 0, 0, 0, 0, 1))
-    assert muk["result"]["breakdown"] == {"kind": "muk", "run": 5, "team": 0, "points": 5}
+    assert muk["result"]["breakdown"] == {
+        "game": "alkort",
+        "kind": "muk",
+        "run": 5,
+        "team": 0,
+        "points": 5,
+    }
     nine = table.round(tricks(*[1] * 9))
     assert nine["result"]["cells"] == [0, 9]
     alternate = table.round(tricks(1, 0, 1, 0, 1, 0, 1, 0, 1))
     assert alternate["result"]["cells"] == [0, 1]
     manual = table.round(points(1, 7))
-    assert manual["result"]["breakdown"] == {"kind": "stroke", "run": None, "team": 1, "points": 7}
+    assert manual["result"]["breakdown"] == {
+        "game": "alkort",
+        "kind": "stroke",
+        "run": None,
+        "team": 1,
+        "points": 7,
+    }
     assert table.match()["totals"] == [12, 17]
     assert [d["dealer"] for d in table.get("/rounds").json()["items"]] == [0, 1, 2, 3, 0, 1]
 
@@ -270,7 +288,7 @@ def test_calculator_scores_alkort(client: Any) -> None:
     assert response.json() == {
         "net": None,
         "cells": [5, 0],
-        "breakdown": {"kind": "muk", "run": 5, "team": 0, "points": 5},
+        "breakdown": {"game": "alkort", "kind": "muk", "run": 5, "team": 0, "points": 5},
     }
     wrong = client.post(
         "/v1/games/alkort/score", json={"type": "asszorti_amounts", "amounts": [0, 0, 0]}

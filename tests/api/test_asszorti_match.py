@@ -16,7 +16,12 @@ def test_create_match_returns_tokens_location_and_etag(client: Any) -> None:
     assert response.headers["location"] == f"/v1/matches/{body['id']}"
     assert response.headers["etag"] == '"v1"'
     assert body["status"] == "in_progress"
-    assert body["settings"] == {"kontra": True, "planned_deals": None, "first_dealer": 0}
+    assert body["settings"] == {
+        "game": "asszorti",
+        "kontra": True,
+        "planned_deals": None,
+        "first_dealer": 0,
+    }
     assert [p["name"] for p in body["players"]] == PLAYERS
     assert body["totals"] == [0, 0, 0] and body["owed"] == [0, 0, 0]
     tokens = body["tokens"]
@@ -110,7 +115,13 @@ def test_worked_sheet_check(table: Table) -> None:
         "cells": [0, 18, 0],
         "totals": [0, 18, 0],
         "owed": [9, 0, 9],
-        "breakdown": {"basic_game": 9, "arrivazs": 0, "declarer_won": True, "manual": False},
+        "breakdown": {
+            "game": "asszorti",
+            "basic_game": 9,
+            "arrivazs": 0,
+            "declarer_won": True,
+            "manual": False,
+        },
     }
     second = table.round(amounts(18, -9, -9), who=0)
     assert second["result"]["cells"] == [9, 0, 0]
@@ -146,6 +157,7 @@ def test_arrivazs_and_kontra_through_the_api(table: Table) -> None:
     )
     assert created["result"]["net"] == [68, -34, -34]
     assert created["result"]["breakdown"] == {
+        "game": "asszorti",
         "basic_game": 2,
         "arrivazs": 32,
         "declarer_won": True,

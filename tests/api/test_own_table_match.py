@@ -35,7 +35,10 @@ def test_a_two_man_alkort_evening_to_eleven(client: TestClient) -> None:
     assert created["totals"] == [0, 0] and created["teams"] is None and created["net"] is None
 
     first = table.round(own(6, 0), who=0)
-    assert first["result"]["cells"] == [6, 0] and first["result"]["breakdown"] == {"sum": 6}
+    assert first["result"]["cells"] == [6, 0] and first["result"]["breakdown"] == {
+        "game": "own_table",
+        "sum": 6,
+    }
     assert first["dealer"] == 0 and first["entered_by"] == "seat:0"
     assert table.round(own(0, 1), who=1)["dealer"] == 1
     table.round(own(0, 4))
@@ -220,7 +223,11 @@ def test_settings_changes_keep_the_table_whole(client: TestClient) -> None:
 def test_the_calculator_and_the_games_list(client: TestClient) -> None:
     scored = client.post("/v1/games/own_table/score", json=own(3, -1, 0))
     assert scored.status_code == 200
-    assert scored.json() == {"net": None, "cells": [3, -1, 0], "breakdown": {"sum": 2}}
+    assert scored.json() == {
+        "net": None,
+        "cells": [3, -1, 0],
+        "breakdown": {"game": "own_table", "sum": 2},
+    }
     games = {g["name"]: g for g in client.get("/v1/games").json()["items"]}
     own_game = games["own_table"]
     assert (own_game["min_players"], own_game["players"]) == (2, 8)

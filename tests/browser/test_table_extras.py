@@ -1,6 +1,6 @@
 """The web page's extras (issue #14, part A): QR codes of the join links, table rules
 and the host's settings, the end of a match (standings, winner, settlement, CSV,
-print), French and Russian, and the screenshots in docs/screenshots/.
+print), French and Russian, and the screenshots (docs/screenshots/ from `make screenshots`).
 
 Same set-up as ``test_table_page.py``: a real server, headless Chromium (Debian's),
 phones at 360 px that may not leave the server's origin. Here every request is also
@@ -30,7 +30,8 @@ VENDOR = WEB / "vendor" / "qrcode.js"
 TOOLS_WEB = ROOT / "tools" / "web"
 PACKAGE = "qrcode-generator"
 PACKAGE_FILE = Path("dist") / "qrcode.mjs"  # the ES module build, vendored unchanged
-SCREENSHOTS = ROOT / "docs" / "screenshots"
+# A test run writes where git ignores it; `make screenshots` refreshes the committed ones.
+SCREENSHOTS = Path(os.environ.get("SCREENSHOTS_DIR", ROOT / "build" / "screenshots"))
 QUIET = 4  # qr.js's quiet zone, in modules
 MODULE = re.compile(r"M(\d+) (\d+)h1v1h-1z")
 
@@ -65,7 +66,7 @@ def new_phone(
 
 
 def shoot(page: Page, name: str, *, full_page: bool = True) -> None:
-    """Write docs/screenshots/{name}.png (overwritten on every run): the page at 360 px.
+    """Write {name}.png into SCREENSHOTS (overwritten on every run): the page at 360 px.
 
     The join links hold fresh tokens, so the QR screenshot differs from run to run."""
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
@@ -192,7 +193,7 @@ def test_join_links_get_qr_codes_made_on_the_device(
     match_id = hrefs[0].split("#/m/")[1].split("?")[0]
     entry = stored_entry(page, match_id)
     settings = api(server, "GET", f"/v1/matches/{match_id}", entry["token"]).json()["settings"]
-    assert settings == {"kontra": False, "planned_deals": 12, "first_dealer": 1}
+    assert settings == {"game": "asszorti", "kontra": False, "planned_deals": 12, "first_dealer": 1}
 
     # Under the sheet, the host keeps the links and their codes.
     page.click("#open-sheet")
@@ -226,7 +227,7 @@ def test_alkort_rules_at_the_start_and_the_host_moves_the_target(
     match_id = page.url.split("#/m/")[1]
     token = stored_entry(page, match_id)["token"]
     match = api(server, "GET", f"/v1/matches/{match_id}", token).json()
-    assert match["settings"] == {"target": 5, "first_dealer": 3}
+    assert match["settings"] == {"game": "alkort", "target": 5, "first_dealer": 3}
 
     page.click('button.point[data-team="0"][data-points="6"]')  # 6 >= 5: decided for Us
     expect(page.locator(".status.decided")).to_have_count(1)

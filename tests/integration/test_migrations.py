@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import secrets
 from datetime import UTC, datetime
 
@@ -138,3 +139,45 @@ KEPT_AT_0008 = Table(
     Column("headers", JSON),
     Column("created_at", DateTime(timezone=True)),
 )
+
+
+def test_0010_tags_the_kept_events_and_its_downgrade_untags_them(fresh_url: str) -> None:
+    """The events a resumed stream replays (``match_change.payload``), as 0009 kept them,
+    get the ``game`` tags the reads now carry: after an upgrade they are what this
+    code writes, and a downgrade takes the tags away again."""
+    config = alembic_config(fresh_url)
+    command.upgrade(config, "head")
+    settings = Settings(database_url=fresh_url, rate_limit_matches_per_minute=0)
+    with TestClient(create_app(settings)) as client:
+        body = {"game": "alkort", "players": ["Anna", "Bela", "Cili", "Dani"]}
+        created = client.post("/v1/matches", json=body).json()
+        auth = {"Authorization": f"Bearer {created['tokens']['host']}"}
+        path = f"/v1/matches/{created['id']}"
+        deal = {"type": "alkort_tricks", "tricks": [0, 0, 0, 0, 0, 1]}
+        assert client.post(f"{path}/rounds", json=deal, headers=auth).status_code == 201
+        patch = {"settings": {"target": 15}}
+        assert client.patch(path, json=patch, headers=auth).status_code == 200
+    engine = create_engine(fresh_url)
+
+    def kept() -> list[dict[str, object]]:
+        with engine.connect() as connection:
+            query = text("SELECT payload FROM match_change ORDER BY version")
+            rows = connection.execute(query).scalars().all()
+        return [row if isinstance(row, dict) else json.loads(row) for row in rows]
+
+    try:
+        written = kept()
+        assert [event["kind"] for event in written] == ["round_entered", "match_updated"]
+        assert all(event["match"]["settings"]["game"] == "alkort" for event in written)
+        assert written[0]["round"]["result"]["breakdown"]["game"] == "alkort"
+
+        command.downgrade(config, "0009")
+        untagged = kept()
+        assert all("game" not in event["match"]["settings"] for event in untagged)
+        assert "game" not in untagged[0]["round"]["result"]["breakdown"]
+        assert untagged[0]["round"]["result"]["breakdown"]["kind"] == "muk"
+
+        command.upgrade(config, "head")
+        assert kept() == written
+    finally:
+        engine.dispose()

@@ -50,9 +50,8 @@ import pytest
 
 from tests.conftest import ROOT, migrate
 from tests.live import LiveServer
+from tests.sdk.generators import SPEC, generate_python_client, importable
 
-SPEC = ROOT / "openapi" / "openapi.json"
-PYTHON_CONFIG = ROOT / "sdk" / "python-config.yaml"
 TYPESCRIPT_DIR = ROOT / "sdk" / "typescript"
 PACKAGE = "squarescores_client"
 # What a client sends: the members of RoundInput, by their `type` tag.
@@ -74,7 +73,6 @@ ROUND_READS = {
     "OwnTablePoints": "own_points",
 }
 SHARED_ROUND_MODELS = ("AsszortiAmounts", "AlkortTricks", "AlkortPoints", "OwnTablePoints")
-GENERATOR = Path(sys.executable).with_name("openapi-python-client")
 
 
 @dataclass(frozen=True)
@@ -107,44 +105,13 @@ class Sdk:
         )
 
 
-def generate_python_client(output: Path) -> str:
-    """Run openapi-python-client on the committed document; return what it printed."""
-    run = subprocess.run(
-        [
-            str(GENERATOR),
-            "generate",
-            "--path",
-            str(SPEC),
-            "--config",
-            str(PYTHON_CONFIG),
-            "--output-path",
-            str(output),
-            "--overwrite",
-        ],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
-    printed = run.stdout + run.stderr
-    assert run.returncode == 0, printed
-    return printed
-
-
 @pytest.fixture(scope="module")
 def generated(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, str]]:
     """The client generated into a temporary directory, importable for this module."""
     output = tmp_path_factory.mktemp("sdk") / "python"
     printed = generate_python_client(output)
-    sys.path.insert(0, str(output))
-    importlib.invalidate_caches()
-    try:
+    with importable(output, PACKAGE):
         yield output, printed
-    finally:
-        sys.path.remove(str(output))
-        for name in [m for m in sys.modules if m == PACKAGE or m.startswith(PACKAGE + ".")]:
-            del sys.modules[name]
 
 
 @pytest.fixture(scope="module")
@@ -342,16 +309,21 @@ def test_match_bodies_and_settings_are_typed(sdk: Sdk) -> None:
     settings = {models.AsszortiSettingsRead, models.AlkortSettingsRead, models.OwnTableSettingsRead}
     for model in (models.MatchRead, models.MatchCreated):
         assert union_members(model_hints(sdk, model)["settings"]) == settings
-    assert model_hints(sdk, models.AlkortSettingsRead) == {"first_dealer": int, "target": int}
+    assert model_hints(sdk, models.AlkortSettingsRead) == {
+        "first_dealer": int,
+        "target": int,
+        "game": typing.Literal["alkort"],
+    }
     asszorti = model_hints(sdk, models.AsszortiSettingsRead)
     assert asszorti["kontra"] is bool
     assert union_members(asszorti["planned_deals"]) == {int, type(None)}
     own = model_hints(sdk, models.OwnTableSettingsRead)
     assert own["teams"] is int and own["zero_sum"] is bool and own["table_rules"] is str
     assert union_members(own["target"]) == {int, type(None)}
-    # The union has no tag: they parse apart by their required fields. Alkort's are a
-    # subset of the own table's, which the document lists first, so each parses as its own.
+    # Each member carries its game: the client picks the member by that tag, even where
+    # one member's fields are a subset of another's (Alkort's of the own table's).
     own_table = {
+        "game": "own_table",
         "teams": 2,
         "zero_sum": True,
         "negatives": True,
@@ -362,8 +334,11 @@ def test_match_bodies_and_settings_are_typed(sdk: Sdk) -> None:
         "table_rules": "two packs",
     }
     for raw, model in (
-        ({"first_dealer": 1, "target": 21}, models.AlkortSettingsRead),
-        ({"first_dealer": 2, "kontra": False, "planned_deals": 9}, models.AsszortiSettingsRead),
+        ({"game": "alkort", "first_dealer": 1, "target": 21}, models.AlkortSettingsRead),
+        (
+            {"game": "asszorti", "first_dealer": 2, "kontra": False, "planned_deals": 9},
+            models.AsszortiSettingsRead,
+        ),
         (own_table, models.OwnTableSettingsRead),
     ):
         match = models.MatchRead.from_dict(match_read_fields(raw))
@@ -405,15 +380,24 @@ def test_breakdown_is_a_typed_union(sdk: Sdk) -> None:
     assert union_members(alkort["run"]) == {int, type(None)}
     assert alkort["team"] is int and alkort["points"] is int
 
-    # The union has no tag: the two parse apart by their (disjoint) required fields.
+    assert alkort["game"] == typing.Literal["alkort"]
+    assert asszorti["game"] == typing.Literal["asszorti"]
+
+    # The client picks the member by the `game` tag.
     def breakdown_of(raw: dict[str, Any]) -> Any:
         result = {"net": None, "cells": [0, 0], "totals": [0, 0], "owed": None}
         return models.RoundResult.from_dict({**result, "breakdown": raw}).breakdown
 
-    plain = breakdown_of({"kind": "plain", "run": None, "team": 1, "points": 1})
+    plain = breakdown_of({"game": "alkort", "kind": "plain", "run": None, "team": 1, "points": 1})
     assert isinstance(plain, models.AlkortBreakdown) and plain.kind is models.DealKind.PLAIN
     manual = breakdown_of(
-        {"basic_game": None, "arrivazs": None, "declarer_won": None, "manual": True}
+        {
+            "game": "asszorti",
+            "basic_game": None,
+            "arrivazs": None,
+            "declarer_won": None,
+            "manual": True,
+        }
     )
     assert isinstance(manual, models.AsszortiBreakdown)
     assert manual.manual is True and manual.basic_game is None
@@ -578,7 +562,12 @@ def test_an_asszorti_match_through_the_generated_client(live: Sdk) -> None:
     assert len(created.tokens.players) == 3
     # No settings sent: the read side shows every default.
     assert isinstance(created.settings, m.AsszortiSettingsRead)
-    assert created.settings.to_dict() == {"first_dealer": 0, "kontra": True, "planned_deals": None}
+    assert created.settings.to_dict() == {
+        "game": "asszorti",
+        "first_dealer": 0,
+        "kontra": True,
+        "planned_deals": None,
+    }
     match_id = created.id
 
     tokens = created.tokens
@@ -871,7 +860,11 @@ def test_alkort_settings_parse_as_alkort_settings_read(live: Sdk) -> None:
                 settings=m.AlkortSettings(target=15, first_dealer=3),
             ),
         )
-    assert json.loads(created.content)["settings"] == {"first_dealer": 3, "target": 15}
+    assert json.loads(created.content)["settings"] == {
+        "game": "alkort",
+        "first_dealer": 3,
+        "target": 15,
+    }
     match = parsed(created, 201, m.MatchCreated)
     assert isinstance(match.settings, m.AlkortSettingsRead), type(match.settings)
     assert (match.settings.target, match.settings.first_dealer) == (15, 3)
@@ -879,7 +872,7 @@ def test_alkort_settings_parse_as_alkort_settings_read(live: Sdk) -> None:
     with live.authed(match.tokens.viewer) as viewer:
         read = parsed(live.get_match.sync_detailed(match.id, client=viewer), 200, m.MatchRead)
     assert isinstance(read.settings, m.AlkortSettingsRead)
-    assert read.settings.to_dict() == {"first_dealer": 3, "target": 15}
+    assert read.settings.to_dict() == {"game": "alkort", "first_dealer": 3, "target": 15}
 
 
 def test_reads_carry_an_etag_and_answer_304(live: Sdk) -> None:

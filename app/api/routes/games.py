@@ -48,5 +48,5 @@ async def score_round(game: GameName, body: Annotated[RoundBody, Body()]) -> Sco
     return ScoreRead(
         net=list(scored.net) if scored.net is not None else None,
         cells=None if scored.net is not None else list(scored.points),
-        breakdown=dict(scored.breakdown),
+        breakdown={"game": played.name, **scored.breakdown},
     )
