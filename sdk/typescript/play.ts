@@ -16,6 +16,7 @@ import {
   reissueToken,
   replaceRound,
   updateMatch,
+  type Breakdown,
   type MatchCreate,
   type Problem,
   type RoundInput,
@@ -168,23 +169,61 @@ function ok<T>(result: { data?: T; error?: Problem | unknown; response?: Respons
   return result.data;
 }
 
+/** How a match is decided, read from its settings (a union told apart by `game`). */
+function decidedBy(match: MatchRead): string {
+  const settings = match.settings;
+  switch (settings.game) {
+    case "asszorti":
+      return settings.planned_deals === null ? "when ended" : `after ${settings.planned_deals} deals`;
+    case "alkort":
+      return `at ${settings.target}`;
+    case "own_table":
+      if (settings.target !== null) return `at ${settings.target}`;
+      return settings.planned_rounds === null ? "when ended" : `after ${settings.planned_rounds} rounds`;
+    default: {
+      const unknown: never = settings;
+      throw new Error(`unknown game: ${JSON.stringify(unknown)}`);
+    }
+  }
+}
+
+/** How a round was scored, read from its breakdown (a union told apart by `game`). */
+function scored(breakdown: Breakdown): string {
+  switch (breakdown.game) {
+    case "asszorti":
+      return breakdown.manual ? "amounts" : `basic game ${breakdown.basic_game}`;
+    case "alkort":
+      return `${breakdown.kind} of ${breakdown.points}`;
+    case "own_table":
+      return `sum ${breakdown.sum}`;
+    default: {
+      const unknown: never = breakdown;
+      throw new Error(`unknown game: ${JSON.stringify(unknown)}`);
+    }
+  }
+}
+
 interface Seen {
   kind: MatchEvent["kind"];
   version: number;
   totals: number[] | null; // of the match the event carries
   round: number | null; // the round an event is about
+  scored: string | null; // that round's breakdown
 }
 
 function seen(event: MatchEvent): Seen {
   const totals = "match" in event ? event.match.totals : null;
+  const { kind, version } = event;
   switch (event.kind) {
     case "round_entered":
-    case "round_corrected":
-      return { kind: event.kind, version: event.version, totals, round: event.round.number };
+    case "round_corrected": {
+      const round = event.round;
+      return { kind, version, totals, round: round.number, scored: scored(round.result.breakdown) };
+    }
     case "round_removed":
-      return { kind: event.kind, version: event.version, totals, round: event.number };
+      return { kind, version, totals, round: event.number, scored: null };
     default:
-      return { kind: event.kind, version: event.version, totals, round: null };
+      return { kind, version, totals, round: null, scored: null };
   }
 }
 
@@ -239,6 +278,7 @@ async function play(api: string, game: GameName): Promise<object> {
     ended_status: ended.status,
     ended_by: match.ended_by,
     players: match.players.map((player) => player.name),
+    decided: decidedBy(match),
     round_count: match.round_count,
     version: match.version,
     totals: match.totals,

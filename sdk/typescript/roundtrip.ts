@@ -42,6 +42,36 @@ const CODECS: Record<string, Codec> = {
   RoundInputRead: codec(m.RoundInputReadFromJSON, m.RoundInputReadToJSON),
 };
 
+// The unions in reads are unions, told apart by their tag: these compile only while
+// typescript-fetch makes GameSettings and Breakdown discriminated unions (from a oneOf
+// with a discriminator), not one interface that merges their members' fields.
+function targetOf(settings: m.GameSettings): number | null {
+  switch (settings.game) {
+    case "asszorti":
+      return null;
+    case "alkort":
+    case "own_table":
+      return settings.target;
+    default: {
+      const unknown: never = settings;
+      return unknown;
+    }
+  }
+}
+function pointsOf(breakdown: m.Breakdown): number | null {
+  switch (breakdown.game) {
+    case "asszorti":
+      return breakdown.basicGame;
+    case "alkort":
+      return breakdown.points;
+    case "own_table":
+      return breakdown.sum;
+    default: {
+      const unknown: never = breakdown;
+      return unknown;
+    }
+  }
+}
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type Path = (string | number)[];
 

@@ -218,6 +218,8 @@ ROUNDS_OF_EVENTS = [None, 1, 2, 2, 3, 3, None, None, None]
 PLAYED = {
     "asszorti": {
         "players": ["Anna B.", "Berta", "Csaba"],
+        "decided": "when ended",
+        "scored": ["basic game 2", "amounts", "amounts", "amounts"],
         # Round 2 corrected from -20/+40/-20 to -4/+8/-4: Berta's +8 pays back 8 of the
         # 34 she owed, so the totals stay and the owed amounts move.
         "totals": [68, 0, 0],
@@ -238,6 +240,8 @@ PLAYED = {
     },
     "alkort": {
         "players": ["Anna B.", "Bela", "Cili", "Dani"],
+        "decided": "at 15",
+        "scored": ["muk of 5", "stroke of 7", "stroke of 6", "plain of 1"],
         # A muk of 5 for team 0, then team 1's stroke of 7 corrected to 6.
         "totals": [5, 6],
         "owed": None,
@@ -247,6 +251,8 @@ PLAYED = {
     },
     "own_table": {
         "players": ["Anna B.", "Bela", "Cili", "Dani"],
+        "decided": "when ended",
+        "scored": ["sum 0"] * 4,
         "totals": [10, -10],
         "owed": None,
         "net": [10, -10],
@@ -276,6 +282,10 @@ def test_a_match_through_hey_api_followed_with_event_source(
     assert summary["status"] == summary["ended_status"] == "ended"
     assert summary["ended_by"] == "host"
     assert summary["players"] == expected["players"]
+    # Settings and breakdowns narrowed by their `game` tag, as each game's member.
+    assert summary["decided"] == expected["decided"]
+    scored = [event["scored"] for event in summary["host"]["events"]]
+    assert scored == [None, *expected["scored"], None, None, None, None]
     assert summary["round_count"] == 2
     assert (summary["totals"], summary["owed"], summary["net"]) == (
         expected["totals"],
