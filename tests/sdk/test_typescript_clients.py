@@ -16,7 +16,8 @@ on a fresh SQLite file:
   (date-times become ``Date``, see ``DATE_TIMES``).
 
 The TypeScript event loop in docs/client-guide.md is the one ``play.ts`` runs, character
-for character.
+for character. A gap that still comes from the shape of the document is pinned as a
+non-strict xfail at the end: it reports XPASS once the schema is fixed.
 """
 
 from __future__ import annotations
@@ -634,3 +635,20 @@ def test_typescript_fetch_rewrites_date_times_by_design(
     assert {d["path"][-1] for d in rewritten} == fields, DATE_TIMES
     for diff in rewritten:
         assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z", diff["back"]), diff
+
+
+# --- A gap that still comes from the shape of the document ----------------------------------
+
+
+@pytest.mark.xfail(
+    strict=False,
+    raises=AssertionError,
+    reason="ProblemField.loc's items are anyOf [string, integer] (pydantic's rendering of "
+    "str | int): typescript-fetch models an anyOf of primitives as an empty interface "
+    "(LocInner {}), which types nothing. oneOf, the same set here as no value is both, "
+    "gives `number | string`",
+)
+def test_typescript_fetch_types_where_a_problem_points(clients: Clients) -> None:
+    models = clients.work / "generated" / "typescript-fetch" / "models"
+    assert "loc: Array<LocInner>;" in (models / "ProblemField.ts").read_text()
+    assert "export type LocInner = number | string;" in (models / "LocInner.ts").read_text()
