@@ -162,7 +162,7 @@ const SCRIPTS: Record<GameName, Script> = {
 };
 
 /** The data of a generated call's answer, or an Error naming the problem it got. */
-function ok<T>(result: { data?: T; error?: Problem | unknown; response?: Response }, what: string): T {
+function ok<T>(result: { data?: T; error?: Problem; response?: Response }, what: string): T {
   if (result.data === undefined || result.error !== undefined) {
     throw new Error(`${what}: ${result.response?.status} ${JSON.stringify(result.error)}`);
   }
@@ -227,7 +227,8 @@ function seen(event: MatchEvent): Seen {
   }
 }
 
-/** Follow with one token; `opened` settles once the stream's snapshot has arrived. */
+/** Follow with one token: the events seen, a promise of the snapshot's arrival, and one
+ * of the last event's kind. */
 function follower(api: string, matchId: string, token: string) {
   const events: Seen[] = [];
   let opened!: () => void;
@@ -252,7 +253,8 @@ async function play(api: string, game: GameName): Promise<object> {
   const hosted = follower(api, matchId, host);
   const viewed = follower(api, matchId, created.tokens.viewer);
   // Changes made before a stream opens come folded into its snapshot, not as events.
-  await Promise.all([hosted.snapshot, viewed.snapshot]);
+  // (A stream that fails to open fails the race instead of leaving it waiting.)
+  await Promise.race([Promise.all([hosted.snapshot, viewed.snapshot]), hosted.done, viewed.done]);
 
   for (const body of script.rounds) ok(await createRound({ ...call, body }), "createRound");
   const last = script.rounds.length;
