@@ -76,5 +76,7 @@ if grep " WARN \| ERROR " "$generator_log" | grep -v "OpenAPI 3.1 support is sti
   exit 1
 fi
 npx --no-install tsc --noEmit --strict  # check.ts against generated/types.ts
-npx --no-install tsc --noEmit -p tsconfig.clients.json  # both clients, play.ts, roundtrip.ts
+# Both clients, play.ts and roundtrip.ts: strict, but without check.ts's
+# exactOptionalPropertyTypes, under which hey-api's own client code does not compile.
+npx --no-install tsc --noEmit -p tsconfig.clients.json
 echo "==> SDKs generated and type-checked"

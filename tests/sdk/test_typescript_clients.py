@@ -67,10 +67,9 @@ EVENT_KINDS = (
 KNOWN_WARNINGS = ("OpenAPI 3.1 support is still in beta",)
 # typescript-fetch's default `dateLibrary=date` reads every date-time into a JS Date
 # (millisecond precision) and writes it back with toISOString(): the server's
-# "2026-12-04T07:15:57.121806Z" returns as "2026-12-04T07:15:57.121Z". The same
-# instant, another text: its generator's choice, not the document's (which says
-# `format: date-time`, as it should). `--additional-properties=dateLibrary=string`
-# keeps the text as sent.
+# microseconds come back cut to milliseconds. The same instant, another text: the
+# generator's choice, not the document's (which says `format: date-time`, as it
+# should). `--additional-properties=dateLibrary=string` keeps the text as sent.
 DATE_TIMES = "typescript-fetch's default dateLibrary=date"
 
 
