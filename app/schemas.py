@@ -11,7 +11,15 @@ from enum import StrEnum
 from typing import TYPE_CHECKING, Annotated, Any, Literal, Union, cast, get_args, get_origin
 
 from annotated_types import Ge, Le
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints, create_model
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    StringConstraints,
+    WithJsonSchema,
+    create_model,
+)
 from pydantic.fields import FieldInfo
 from typing_extensions import TypeAliasType
 
@@ -822,7 +830,11 @@ class ProblemField(BaseModel):
             "examples": [{"loc": ["body", "tricks"], "message": "tricks must sum to 11, got 10"}]
         }
     )
-    loc: list[str | int]
+    # oneOf, not pydantic's anyOf: typescript-fetch types an anyOf of primitives as an
+    # empty interface. The two are the same here, as no value is both.
+    loc: list[
+        Annotated[str | int, WithJsonSchema({"oneOf": [{"type": "string"}, {"type": "integer"}]})]
+    ]
     message: str
 
 

@@ -16,8 +16,7 @@ on a fresh SQLite file:
   (date-times become ``Date``, see ``DATE_TIMES``).
 
 The TypeScript event loop in docs/client-guide.md is the one ``play.ts`` runs, character
-for character. A gap that still comes from the shape of the document is pinned as a
-non-strict xfail at the end: it reports XPASS once the schema is fixed.
+for character.
 """
 
 from __future__ import annotations
@@ -639,14 +638,6 @@ def test_typescript_fetch_rewrites_date_times_by_design(
 # --- A gap that still comes from the shape of the document ----------------------------------
 
 
-@pytest.mark.xfail(
-    strict=False,
-    raises=AssertionError,
-    reason="ProblemField.loc's items are anyOf [string, integer] (pydantic's rendering of "
-    "str | int): typescript-fetch models an anyOf of primitives as an empty interface "
-    "(LocInner {}), which types nothing. oneOf, the same set here as no value is both, "
-    "gives `number | string`",
-)
 def test_typescript_fetch_types_where_a_problem_points(clients: Clients) -> None:
     models = clients.work / "generated" / "typescript-fetch" / "models"
     assert "loc: Array<LocInner>;" in (models / "ProblemField.ts").read_text()
