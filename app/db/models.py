@@ -186,9 +186,10 @@ class RateLimitWindow(SQLModel, table=True):
 RATE_LIMIT_WINDOW: Table = RateLimitWindow.__table__  # type: ignore[attr-defined]
 
 
-class MatchEvent(SQLModel, table=True):
-    """What happened to a match besides its rounds (a token re-issued, the host token
-    recovered), in order. Never updated."""
+class TokenLogEntry(SQLModel, table=True):
+    """One entry of a match's token log: a token re-issued, or the host token
+    recovered, in order. Never updated. (The table keeps its first name,
+    ``match_event``; the API serves its rows as the match's history.)"""
 
     __tablename__ = "match_event"
     __table_args__ = (Index(None, "match_id"),)
@@ -203,7 +204,7 @@ class MatchEvent(SQLModel, table=True):
     recorded_at: datetime = _utc()
 
 
-MATCH_EVENT: Table = MatchEvent.__table__  # type: ignore[attr-defined]
+TOKEN_LOG: Table = TokenLogEntry.__table__  # type: ignore[attr-defined]
 
 
 class MatchChange(SQLModel, table=True):

@@ -37,16 +37,16 @@ from app.db.models import (
     IDEMPOTENCY_KEY,
     MATCH,
     MATCH_CHANGE,
-    MATCH_EVENT,
     RATE_LIMIT_WINDOW,
     ROUND,
     ROUND_REVISION,
     STREAM_TICKET,
+    TOKEN_LOG,
 )
 
 _INSERT_MATCH = insert(MATCH)
 _INSERT_CREDENTIAL = insert(CREDENTIAL)
-_INSERT_MATCH_EVENT = insert(MATCH_EVENT)
+_INSERT_TOKEN_LOG_ENTRY = insert(TOKEN_LOG)
 _INSERT_ROUND = insert(ROUND)
 _INSERT_ROUND_REVISION = insert(ROUND_REVISION)
 _INSERT_MATCH_CHANGE = insert(MATCH_CHANGE)
@@ -81,17 +81,15 @@ _DELETE_CREDENTIALS_OF = delete(CREDENTIAL).where(
     # "IS NOT DISTINCT FROM": a seat, or no seat (host, viewer)
     CREDENTIAL.c.seat.is_not_distinct_from(bindparam("seat")),
 )
-_EVENTS = (
-    select(MATCH_EVENT)
-    .where(MATCH_EVENT.c.match_id == bindparam("match_id"))
-    .order_by(MATCH_EVENT.c.id)
+_TOKEN_LOG_PAGE = (
+    select(TOKEN_LOG)
+    .where(TOKEN_LOG.c.match_id == bindparam("match_id"))
+    .order_by(TOKEN_LOG.c.id)
     .offset(bindparam("after"))
     .limit(bindparam("limit"))
 )
-_EVENT_COUNT = (
-    select(func.count())
-    .select_from(MATCH_EVENT)
-    .where(MATCH_EVENT.c.match_id == bindparam("match_id"))
+_TOKEN_LOG_COUNT = (
+    select(func.count()).select_from(TOKEN_LOG).where(TOKEN_LOG.c.match_id == bindparam("match_id"))
 )
 
 _ROUNDS_OF = ROUND.c.match_id == bindparam("match_id")
@@ -244,22 +242,22 @@ def delete_credentials_of(
     return connection.execute(_DELETE_CREDENTIALS_OF, params).rowcount
 
 
-def insert_event(connection: Connection, values: Mapping[str, Any]) -> None:
-    connection.execute(_INSERT_MATCH_EVENT, [dict(values)])
+def insert_token_log_entry(connection: Connection, values: Mapping[str, Any]) -> None:
+    connection.execute(_INSERT_TOKEN_LOG_ENTRY, [dict(values)])
 
 
-def list_events(
+def list_token_log(
     connection: Connection, match_id: str, *, after: int, limit: int
 ) -> Sequence[RowMapping]:
-    """Up to ``limit`` of what happened to a match besides its rounds, oldest first,
-    after the first ``after``."""
+    """Up to ``limit`` entries of a match's token log, oldest first, after the first
+    ``after``."""
     params = {"match_id": match_id, "after": after, "limit": limit}
-    return connection.execute(_EVENTS, params).mappings().all()
+    return connection.execute(_TOKEN_LOG_PAGE, params).mappings().all()
 
 
-def count_events(connection: Connection, match_id: str) -> int:
-    """How many things happened to a match besides its rounds."""
-    return int(connection.execute(_EVENT_COUNT, {"match_id": match_id}).scalar_one())
+def count_token_log(connection: Connection, match_id: str) -> int:
+    """How many entries a match's token log holds."""
+    return int(connection.execute(_TOKEN_LOG_COUNT, {"match_id": match_id}).scalar_one())
 
 
 def insert_round(connection: Connection, values: Mapping[str, Any]) -> None:
