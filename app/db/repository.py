@@ -563,7 +563,8 @@ def save_change_notifying(
     (whose match it is) and ``write_round`` of ``rounds`` if there are any, in one
     statement, one round trip, which also tells every process listening on
     ``channel``, when this transaction commits, which match changed (the
-    notification's payload is the match id only; listeners read the change)."""
+    notification's payload is "<match id> <version>": a listener skips a version it
+    has already offered and reads the others)."""
     params = {**_prefixed("set", values), **_prefixed("log", change), "channel": channel}
     if rounds is not None:
         if rounds.entered is not None:
