@@ -32,7 +32,7 @@ from app.api.headers import (
 from app.api.links import base_url, join_links
 from app.api.problems import responses
 from app.api.strict_json import StrictJSONRoute
-from app.api.writes import WriteResult, conflict_kept, kept, replayed
+from app.api.writes import WriteResult, keep_conflict, keep_response, replayed
 from app.errors import ServiceError
 from app.schemas import MatchCreate, MatchCreated, MatchRead, MatchUpdate, Tokens
 from app.services import matches
@@ -63,14 +63,14 @@ def create_match(
     claim = idempotency_claim(
         key, scope="", request="POST /v1/matches", body=body, secret_answer=True
     )
-    with turn.unit() as uow:
+    with turn.unit_of_work() as uow:
         if (replay := replayed(uow, claim)) is not None:
             replay.headers.update(NO_STORE)  # kept before answers said so, perhaps
             return replay
         try:
             new = matches.create_match(uow, body, limits=limit)
         except ServiceError as error:
-            return conflict_kept(uow, claim, error)
+            return keep_conflict(uow, claim, error)
         match_id = new.match.row["id"]
         created = MatchCreated(
             **match_data(new.match),
@@ -82,7 +82,7 @@ def create_match(
         )
         location = {"Location": f"/v1/matches/{match_id}"}
         headers = {**location, **etag_header(created.version), **NO_STORE}
-        return kept(uow, claim, WriteResult(201, created, headers))
+        return keep_response(uow, claim, WriteResult(201, created, headers))
 
 
 @router.get(
@@ -142,6 +142,6 @@ def end_match(
         try:
             match = matches.end_match(caller.uow, request)
         except ServiceError as error:
-            return conflict_kept(caller.uow, claim, error)
+            return keep_conflict(caller.uow, claim, error)
         ended = MatchRead.model_validate(match_data(match))
-        return kept(caller.uow, claim, WriteResult(200, ended, etag_header(match.version)))
+        return keep_response(caller.uow, claim, WriteResult(200, ended, etag_header(match.version)))
