@@ -313,8 +313,6 @@ def test_a_host_who_lost_the_key_recovers_it_on_the_page(
         json={"recovery_code": tokens["recovery"]},
     )
     assert again.status_code == 401
-    again = api(
-        server, "POST", f"/v1/matches/{match_id}/recover", json={"recovery_code": code}
-    )
+    again = api(server, "POST", f"/v1/matches/{match_id}/recover", json={"recovery_code": code})
     assert again.status_code == 200
     phone.check_clean()
