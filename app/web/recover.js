@@ -5,7 +5,7 @@ import { api, newKey } from "./api.js";
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
 import { problemText } from "./problems.js";
-import { addKey } from "./store.js";
+import { addKey, dropKey } from "./store.js";
 
 /** The form, folded; `done()` opens the table again, with the host key. */
 export function recoverCard(matchId, done) {
@@ -43,7 +43,11 @@ export function recoverCard(matchId, done) {
     note.hidden = true;
     try {
       const issued = await api.recover(matchId, code, sent.key);
-      addKey(matchId, issued.token, "host");
+      const entry = addKey(matchId, issued.token, "host");
+      // A host key held from before stopped working with this answer.
+      for (const key of entry.keys) {
+        if (key.role === "host" && key.token !== issued.token) dropKey(matchId, key.token);
+      }
       form.remove();
       note.className = "note";
       note.replaceChildren(

@@ -302,6 +302,7 @@ def test_a_host_who_lost_the_key_recovers_it_on_the_page(
 
     entry = stored(page)[match_id]
     assert entry["role"] == "host"
+    assert sorted(key["role"] for key in entry["keys"]) == ["host", "player"]
     me = api(server, "GET", f"/v1/matches/{match_id}/me", entry["token"])
     assert me.json()["role"] == "host"
     # Recovery rotated both: the old host key and the old code stop working.
