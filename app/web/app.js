@@ -2,9 +2,10 @@
 import { api, ApiError } from "./api.js";
 import { clear, h } from "./dom.js";
 import { language, preferredLanguage, setLanguage, t } from "./i18n.js";
-import { entries, forget, getEntry, saveEntry } from "./store.js";
+import { addKey, dropKey, entries, forget, getEntry, saveEntry, unknownKeys } from "./store.js";
 import { EndGame } from "./endgame.js";
-import { qrSvg } from "./qr.js";
+import { linksCard } from "./links.js";
+import { recoverCard } from "./recover.js";
 import { HostSettings, StartSettings } from "./settings.js";
 import { RoundEntry } from "./entry.js";
 import { problemText } from "./problems.js";
@@ -14,6 +15,9 @@ const message = document.getElementById("message");
 const RECONNECT_MS = 3000;
 
 let current = null; // the open table's controller, closed when the route changes
+// The recovery code of a table started on this page, shown once on its links screen
+// (it is not stored: it is the way back to the host key when this phone is lost).
+const startedRecovery = new Map();
 
 // ---- messages --------------------------------------------------------------
 
@@ -52,11 +56,9 @@ function route() {
   if (r.name === "match" || r.name === "links") {
     const token = r.params.get("t");
     if (token) {
-      // A join link: keep the token on this device and take it out of the address bar.
-      const known = getEntry(r.id);
-      const fields = { token };
-      if (!known || known.token !== token) fields.role = null;
-      saveEntry(r.id, fields);
+      // A join link: keep the token on this device, beside any stronger key it holds,
+      // and take it out of the address bar.
+      addKey(r.id, token);
       history.replaceState(null, "", `${location.pathname}${location.search}#/m/${r.id}`);
     }
     if (r.name === "links") return renderLinks(r.id);
@@ -162,9 +164,9 @@ function startForm() {
     button.textContent = t("creating");
     try {
       const match = await api.createMatch(body);
+      addKey(match.id, match.tokens.host, "host");
+      startedRecovery.set(match.id, match.tokens.recovery);
       saveEntry(match.id, {
-        token: match.tokens.host,
-        role: "host",
         game: match.game,
         label: labelOf(match),
         links: match.tokens.links,
@@ -220,54 +222,16 @@ function tableList() {
   );
 }
 
-// ---- join links (host) ------------------------------------------------------
-
-function linksSection(id, entry, players, { collapsed = false } = {}) {
-  const links = entry && entry.links;
-  if (!links) return null;
-  // A link is relative unless the service knows its public address: this page's own.
-  const item = (text, link, role, seat) => {
-    const href = new URL(link, location.href).href;
-    return h(
-      "li",
-      {},
-      h("span", { class: "link-label" }, text),
-      qrSvg(href, t("qr_for", { name: text })),
-      h(
-        "a",
-        { href, class: "join-link", dataset: { role, seat: seat === undefined ? "" : String(seat) } },
-        href,
-      ),
-    );
-  };
-  return h(
-    collapsed ? "details" : "section",
-    { class: "card", id: "links" },
-    collapsed ? h("summary", {}, t("links_title")) : h("h2", {}, t("links_title")),
-    h("p", { class: "muted" }, t("links_hint")),
-    h(
-      "ul",
-      { class: "links" },
-      item(t("link_host"), links.host, "host"),
-      links.players.map((href, seat) =>
-        item(
-          t("link_player", { name: players ? players[seat] : seat + 1 }),
-          href,
-          "player",
-          seat,
-        ),
-      ),
-      item(t("link_viewer"), links.viewer, "viewer"),
-    ),
-  );
-}
+// ---- join links (host, links.js) ----------------------------------------------
 
 function renderLinks(id) {
   const entry = getEntry(id);
   clear(view);
   const players = entry && entry.label ? entry.label.split(", ") : null;
+  const recovery = startedRecovery.get(id) || null;
+  startedRecovery.delete(id);
   view.append(
-    linksSection(id, entry, players) || h("p", { class: "card" }, t("no_token")),
+    linksCard(entry, players, { recovery }) || h("p", { class: "card" }, t("no_token")),
     h("p", {}, h("a", { href: `#/m/${id}`, class: "button primary", id: "open-sheet" }, t("open_sheet"))),
   );
 }
@@ -286,6 +250,10 @@ class Table {
     this.refreshing = null;
     this.again = false;
     this.endArmed = null;
+    this.finished = false; // ended, or the link refused: no stream to wait for
+    this.wasLive = false; // the stream has opened once: the next open is a reconnection
+    this.onOffline = () => this.reconnect({ now: false });
+    this.onOnline = () => this.reconnect({ now: true });
     this.root = h("div", { class: "table-view" });
     this.status = h("p", { class: "status" });
     this.live = h("span", { class: "live off", id: "live" }, t("live_off"));
@@ -306,6 +274,7 @@ class Table {
     if (!this.token) {
       view.append(
         h("p", { class: "card" }, t("no_token")),
+        recoverCard(this.id, route),
         h("p", {}, h("a", { href: "#/" }, t("back_home"))),
       );
       return;
@@ -325,10 +294,7 @@ class Table {
     view.append(this.root);
     this.sheetBox.append(h("p", { class: "muted" }, t("loading")));
     try {
-      if (!this.entry.role) {
-        const me = await api.me(this.id, this.token);
-        this.entry = saveEntry(this.id, { role: me.role, seat: me.seat });
-      }
+      await this.learnRoles();
       await this.refresh();
     } catch (error) {
       showError(error);
@@ -336,21 +302,34 @@ class Table {
     }
     if (this.closed) return;
     if (this.entry.role === "host" && this.entry.links) {
-      this.root.append(
-        linksSection(
-          this.id,
-          this.entry,
-          this.match.players.map((player) => player.name),
-          { collapsed: true },
-        ),
-      );
+      this.root.append(linksCard(this.entry, this.names(), { collapsed: true }));
     }
+    if (this.entry.role !== "host") this.root.append(recoverCard(this.id, route));
+    window.addEventListener("offline", this.onOffline);
+    window.addEventListener("online", this.onOnline);
     this.rounds.start(); // sends what waits in the outbox
     this.connect();
   }
 
+  /** Ask /me the role of each key opened from a link, while none is the host's; a key
+   * the server refuses (re-issued since) is dropped, and the next strongest acts. */
+  async learnRoles() {
+    for (const key of unknownKeys(this.entry)) {
+      try {
+        const me = await api.me(this.id, key.token);
+        this.entry = addKey(this.id, key.token, me.role, me.seat);
+      } catch (error) {
+        if (!(error instanceof ApiError && error.status === 401) || this.entry.keys.length < 2) throw error;
+        this.entry = dropKey(this.id, key.token);
+      }
+      if (this.entry.role === "host") return;
+    }
+  }
+
   close() {
     this.closed = true;
+    window.removeEventListener("offline", this.onOffline);
+    window.removeEventListener("online", this.onOnline);
     this.rounds.stop();
     if (this.source) this.source.close();
     this.source = null;
@@ -400,7 +379,12 @@ class Table {
       for (const kind of ["snapshot", "round_entered", "round_corrected", "round_removed", "match_updated", "token_reissued"]) {
         source.addEventListener(kind, changed);
       }
-      source.addEventListener("open", () => this.setLive(true));
+      source.addEventListener("open", () => {
+        // Back after a drop: what went wrong while it was down is over.
+        if (this.wasLive) clearMessage();
+        this.wasLive = true;
+        this.setLive(true);
+      });
       source.addEventListener("ended", () => {
         changed();
         this.stopStream({ finished: true });
@@ -414,6 +398,7 @@ class Table {
       source.onerror = () => this.reconnect();
     } catch (error) {
       if (error instanceof ApiError && [401, 403, 404].includes(error.status)) {
+        this.finished = true;
         showError(error);
         return;
       }
@@ -425,18 +410,25 @@ class Table {
     if (this.source) this.source.close();
     this.source = null;
     this.setLive(false);
-    this.live.hidden = finished; // nothing more will come: no "reconnecting"
+    if (finished) this.finished = true;
+    this.live.hidden = this.finished; // nothing more will come: no "reconnecting"
   }
 
-  reconnect() {
+  /** A new stream after a drop: in a while, or `now` (the connection came back). While
+   * the phone is offline it only waits for the 'online' event. */
+  reconnect({ now = false } = {}) {
     const ended = Boolean(this.match && this.match.status === "ended");
     this.stopStream({ finished: ended });
-    if (this.closed || ended) return;
+    if (this.closed || this.finished) return;
     clearTimeout(this.retry);
-    this.retry = setTimeout(() => {
-      this.refreshQuietly(); // catch up on what the gap missed
-      this.connect();
-    }, RECONNECT_MS);
+    if (!navigator.onLine) return;
+    this.retry = setTimeout(
+      () => {
+        this.refreshQuietly(); // catch up on what the gap missed
+        this.connect();
+      },
+      now ? 0 : RECONNECT_MS,
+    );
   }
 
   setLive(on) {

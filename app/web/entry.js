@@ -41,6 +41,7 @@ export class RoundEntry {
       version: () => (this.table.match ? this.table.match.version : null),
       changed: () => this.drawOutbox(),
       sent: () => this.table.refresh().catch(() => {}),
+      reread: () => this.table.refresh(),
     });
     this.panel = new RoundPanel(table, { correct: (round, etag) => this.edit(round, etag) });
     this.outboxCard = h("section", { class: "card outbox", id: "outbox", hidden: true });
@@ -492,7 +493,7 @@ export class RoundEntry {
               buttons.push(
                 h(
                   "button",
-                  { type: "button", class: "primary outbox-retry", onclick: () => this.outbox.retry(item.key) },
+                  { type: "button", class: "primary outbox-retry", onclick: () => this.outbox.retry(item.key).catch((error) => this.ui.showError(error)) },
                   t(item.state === "conflict" ? "outbox_add_anyway" : "outbox_try_again"),
                 ),
               );

@@ -43,7 +43,9 @@ def start_own_table(page: Page, players: list[str], **settings: Any) -> None:
 
 
 def link_of(page: Page, role: str, seat: int | None = None) -> tuple[str, str, str]:
-    """A join link's (href, match id, token)."""
+    """A join link's (href, match id, token); the host's is shown after its step."""
+    if role == "host" and page.locator("#show-host-link").count():
+        page.click("#show-host-link")
     selector = f'a.join-link[data-role="{role}"]'
     if seat is not None:
         selector += f'[data-seat="{seat}"]'
