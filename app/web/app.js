@@ -2,13 +2,17 @@
 import { api, ApiError } from "./api.js";
 import { clear, h } from "./dom.js";
 import { language, preferredLanguage, setLanguage, t } from "./i18n.js";
-import { addKey, dropKey, entries, forget, getEntry, saveEntry, unknownKeys } from "./store.js";
+import { addKey, dropKey, getEntry, saveEntry, unknownKeys } from "./store.js";
 import { EndGame } from "./endgame.js";
 import { linksCard } from "./links.js";
 import { recoverCard } from "./recover.js";
 import { HostSettings, StartSettings } from "./settings.js";
 import { RoundEntry } from "./entry.js";
 import { problemText } from "./problems.js";
+import { askFirst, dismissAsk } from "./confirm.js";
+import { summaryOf, tableList } from "./tables.js";
+import { ScreenAwake } from "./wakelock.js";
+import { WithinReach } from "./reach.js";
 
 const view = document.getElementById("view");
 const message = document.getElementById("message");
@@ -52,6 +56,7 @@ function route() {
   if (current) current.close();
   current = null;
   clearMessage();
+  dismissAsk();
   const r = parseRoute();
   if (r.name === "match" || r.name === "links") {
     const token = r.params.get("t");
@@ -72,7 +77,7 @@ function route() {
 
 function renderHome() {
   clear(view);
-  view.append(startForm(), tableList());
+  view.append(startForm(), tableList(renderHome));
 }
 
 function startForm() {
@@ -185,43 +190,6 @@ function labelOf(match) {
   return match.players.map((player) => player.name).join(", ");
 }
 
-function roleText(role) {
-  return t(role ? `role_${role}` : "role_unknown");
-}
-
-function tableList() {
-  const known = entries();
-  const list = h("ul", { class: "tables" });
-  for (const entry of known) {
-    list.append(
-      h(
-        "li",
-        {},
-        h("a", { href: `#/m/${entry.id}` }, entry.label || entry.id),
-        h("span", { class: "muted" }, ` · ${entry.game || ""} · ${roleText(entry.role)} `),
-        h(
-          "button",
-          {
-            type: "button",
-            class: "link",
-            onclick: () => {
-              forget(entry.id);
-              renderHome();
-            },
-          },
-          t("forget"),
-        ),
-      ),
-    );
-  }
-  return h(
-    "section",
-    { class: "card" },
-    h("h2", {}, t("your_tables")),
-    known.length ? list : h("p", { class: "muted" }, t("no_tables")),
-  );
-}
-
 // ---- join links (host, links.js) ----------------------------------------------
 
 function renderLinks(id) {
@@ -262,7 +230,10 @@ class Table {
     this.controls = h("div", { class: "controls" });
     this.endgame = new EndGame(this); // result card, CSV and Print (endgame.js)
     this.hostSettings = new HostSettings(this); // the host's settings card (settings.js)
-    this.rounds = new RoundEntry(this, { showError, clearMessage }); // entry.js
+    const saved = (sent, number) => this.saved(sent, number);
+    this.rounds = new RoundEntry(this, { showError, clearMessage, saved }); // entry.js
+    this.awake = new ScreenAwake(); // keep the screen on while in play (wakelock.js)
+    this.reach = new WithinReach({ form: () => this.rounds.box.querySelector(".card.entry") }); // reach.js
   }
 
   get token() {
@@ -280,7 +251,7 @@ class Table {
       return;
     }
     this.root.append(
-      h("nav", { class: "crumbs" }, h("a", { href: "#/" }, t("back_home")), this.live),
+      h("nav", { class: "crumbs" }, h("a", { href: "#/" }, t("back_home")), this.live, this.awake.element),
       this.status,
       this.sheetBox,
       this.rulesBox, // an own table's rules, as the group wrote them
@@ -290,6 +261,7 @@ class Table {
       this.controls,
       this.endgame.tools,
       this.hostSettings.element,
+      this.reach.element,
     );
     view.append(this.root);
     this.sheetBox.append(h("p", { class: "muted" }, t("loading")));
@@ -335,6 +307,8 @@ class Table {
     this.source = null;
     clearTimeout(this.retry);
     clearTimeout(this.endArmed);
+    this.awake.close();
+    this.reach.close();
   }
 
   // Re-read the match and its sheet; calls while one runs are folded into one more.
@@ -353,7 +327,7 @@ class Table {
         if (this.closed) return;
         this.match = match;
         this.sheet = sheet;
-        this.entry = saveEntry(this.id, { game: match.game, label: labelOf(match) });
+        this.entry = saveEntry(this.id, summaryOf(match, sheet.columns)); // for "Your tables"
         this.draw();
       } while (this.again && !this.closed);
     })();
@@ -454,6 +428,16 @@ class Table {
     this.rounds.draw();
     this.endgame.draw();
     this.hostSettings.draw();
+    this.awake.setPlaying(this.match.status !== "ended");
+    this.reach.draw(this.sheet, { canEnter: Boolean(this.reach.hooks.form()) });
+  }
+
+  /** A round went in (or was kept to send): say so and bring its row into view. */
+  saved(sent, number = null) {
+    this.reach.say(t(sent ? "round_saved" : "round_saved_offline"));
+    const rows = this.sheetBox.querySelectorAll("tbody tr[data-round]");
+    const row = number ? this.sheetBox.querySelector(`tbody tr[data-round="${number}"]`) : rows[rows.length - 1];
+    if (row) row.scrollIntoView({ block: "center" });
   }
 
   drawStatus() {
@@ -578,7 +562,10 @@ class Table {
     this.controls.append(actions);
   }
 
-  undo(number) {
+  /** The last round off the sheet, once the player says yes (a stray tap would lose it). */
+  async undo(number) {
+    const yes = await askFirst({ question: t("undo_question", { n: number }), yes: t("undo", { n: number }) });
+    if (!yes || this.closed) return;
     this.write(() => api.deleteRound(this.id, this.token, number));
   }
 

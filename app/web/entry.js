@@ -20,6 +20,8 @@ import { storedProblemText } from "./problems.js";
 import { TrickTapper } from "./tricks.js";
 
 const ALKORT_POINTS = [1, 5, 6, 7, 8, 9];
+// The points buttons stay off this long after the answer: a double tap is one deal.
+const POINTS_HOLD_MS = 1500;
 const GAMES = ["asszorti", "alkort", "own_table"];
 
 export class RoundEntry {
@@ -279,7 +281,7 @@ export class RoundEntry {
             type: "button",
             class: "point",
             dataset: { team: String(team), points: String(points) },
-            onclick: () => this.save({ type: "alkort_points", team, points }, () => {}),
+            onclick: () => this.savePoints(team, points),
           },
           `+${points}`,
         ),
@@ -307,6 +309,25 @@ export class RoundEntry {
     });
   }
 
+  /** One deal from a points button; taps until a moment after the answer are dropped. */
+  async savePoints(team, points) {
+    if (this.pointsHeld || this.busy) return;
+    this.pointsHeld = true;
+    try {
+      await this.save({ type: "alkort_points", team, points }, () => {});
+    } finally {
+      this.holdPoints();
+      setTimeout(() => {
+        this.pointsHeld = false;
+        this.holdPoints();
+      }, POINTS_HOLD_MS);
+    }
+  }
+
+  holdPoints() {
+    for (const row of this.pointRows || []) for (const button of row.buttons) button.disabled = this.busy || this.pointsHeld;
+  }
+
   // ---- saving: a new round (through the outbox) or a correction (PUT) ----
 
   /** Disable the cards' buttons while a save runs; after it (or after app.js's write(),
@@ -323,6 +344,7 @@ export class RoundEntry {
       this.tapper.draw();
       this.saveDeal.disabled = !this.tapper.read();
     }
+    if (this.pointsHeld) this.holdPoints();
   }
 
   async save(body, reset) {
@@ -334,6 +356,7 @@ export class RoundEntry {
       const outcome = await this.outbox.add(body, this.table.match.version);
       reset();
       if (outcome.sent) await this.table.refresh();
+      if (this.ui.saved) this.ui.saved(Boolean(outcome.sent), outcome.sent ? outcome.sent.number : null);
     } catch (error) {
       this.ui.showError(error);
       // Someone wrote meanwhile (412), or the match's state refused it (409): show the
@@ -405,6 +428,7 @@ export class RoundEntry {
       this.editing = null;
       this.resetForms();
       await this.table.refresh();
+      if (this.ui.saved) this.ui.saved(true, number);
     } catch (error) {
       this.ui.showError(error);
       if (error instanceof ApiError && error.status === 412) {

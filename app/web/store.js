@@ -1,4 +1,6 @@
-// The tables this device knows: match id -> {keys, token, role, seat, game, label, links?, saved}.
+// The tables this device knows: match id -> {keys, token, role, seat, game, label, links?, saved},
+// and what "Your tables" shows of each (tables.js summaryOf: players, status, winner, rounds,
+// played, checked).
 //
 // A phone may hold several keys for one match (the host who also opened a viewer link,
 // a player handed the host's link): `keys` keeps each one, [{token, role, seat}], role
