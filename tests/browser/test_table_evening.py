@@ -257,6 +257,7 @@ def test_an_asszorti_evening_on_two_phones(
 
     # Undo the last round, on the host's phone.
     ours.click("#undo")
+    ours.click("#confirm-yes")  # Undo asks first
     theirs.wait_for_selector(row(theirs, 4), state="detached", timeout=LIVE_TIMEOUT_MS)
     for page in (ours, theirs):
         expect(page.locator("#sheet tbody tr")).to_have_count(3)
@@ -544,7 +545,17 @@ def test_a_viewer_cannot_write_and_a_replaced_link_stops_working(
     page = viewer.open(links["viewer"])
     page.wait_for_selector("#viewer-note")
     assert rows(page) == [["1", "0", "18", "0"]]
-    for control in ("#hand", "#amounts", "#tricks", "#points", "#undo", "#end", "input", "form"):
+    # The screen-awake toggle is the viewer's too (the tablet in the middle of the table).
+    for control in (
+        "#hand",
+        "#amounts",
+        "#tricks",
+        "#points",
+        "#undo",
+        "#end",
+        "input:not(#wake-lock)",
+        "form",
+    ):
         assert page.locator(control).count() == 0, control
     page.click('#sheet button.round-open[data-round="1"]')
     expect(page.locator("#round-history li")).to_have_count(1)

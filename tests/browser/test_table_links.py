@@ -248,6 +248,7 @@ def test_an_error_from_the_time_offline_goes_when_the_stream_is_back(
     host.context.set_offline(True)
     expect(live).to_have_text(EN["live_off"])  # "Reconnecting…"
     page.click("#undo")
+    page.click("#confirm-yes")  # Undo asks first
     message = page.locator("#message")
     expect(message).to_have_text(EN["error_network"])
 

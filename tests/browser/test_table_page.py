@@ -79,6 +79,7 @@ def test_a_round_entered_on_one_phone_shows_on_the_other(
 
     theirs.wait_for_selector("#undo")
     theirs.click("#undo")
+    theirs.click("#confirm-yes")  # Undo asks first
     page.wait_for_selector("#sheet tbody tr", state="detached", timeout=LIVE_TIMEOUT_MS)
     assert rows(page) == []
     assert page.locator("#sheet tfoot tr.totals td").all_inner_texts() == ["0", "0", "0"]
@@ -167,7 +168,16 @@ def test_a_viewer_link_shows_no_write_controls(
         page.evaluate("parseFloat(getComputedStyle(document.querySelector('#sheet')).fontSize)")
         >= 24
     )
-    for control in ("#amounts", "#points", "#undo", "#end", "#add-round", "input", "form"):
+    # The screen-awake toggle is the viewer's too (the tablet in the middle of the table).
+    for control in (
+        "#amounts",
+        "#points",
+        "#undo",
+        "#end",
+        "#add-round",
+        "input:not(#wake-lock)",
+        "form",
+    ):
         assert page.locator(control).count() == 0, control
     page.select_option("#lang", "en")  # switched by hand, and remembered
     en = json.loads((WEB / "i18n" / "en.json").read_text())
