@@ -29,7 +29,7 @@ export class WithinReach {
     this.element.hidden = !sheet.rows.length && !this.said.textContent;
     clear(this.totals).append(
       h("span", { class: "reach-label" }, `${t("total")}:`),
-      sheet.columns.map((name, index) =>
+      ...sheet.columns.map((name, index) =>
         h("span", { class: "reach-total" }, h("span", { class: "reach-name" }, name), " ", h("strong", {}, String(sheet.totals[index]))),
       ),
     );

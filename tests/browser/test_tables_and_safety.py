@@ -14,6 +14,8 @@ The browser and the server are ``tests/browser/conftest.py``'s.
 from __future__ import annotations
 
 import json
+import os
+from pathlib import Path
 from typing import Any
 
 from playwright.sync_api import Browser, Page, Request, expect
@@ -28,6 +30,8 @@ I18N = {
 }
 EN = I18N["en"]
 STORE = "squarescores.matches"
+# A test run writes where git ignores it.
+SCREENSHOTS = Path(os.environ.get("SCREENSHOTS_DIR", ROOT / "build" / "screenshots"))
 NAMES = ["Anna", "Berta", "Csaba"]
 TEAMS = ["Anna", "Bela", "Cili", "Dani"]
 
@@ -40,6 +44,8 @@ Object.defineProperty(navigator, "wakeLock", {
     request: async (type) => {
       window.wakeCalls.push("request:" + type);
       const listeners = [];
+      // What the browser does when the page is hidden: the lock goes by itself.
+      window.dropLock = () => listeners.forEach((listener) => listener());
       return {
         released: false,
         addEventListener: (name, listener) => listeners.push(listener),
@@ -53,6 +59,13 @@ Object.defineProperty(navigator, "wakeLock", {
   },
 });
 """
+
+
+def shoot(page: Page, name: str, *, full_page: bool = False) -> None:
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    path = SCREENSHOTS / f"{name}.png"
+    page.screenshot(path=str(path), full_page=full_page, animations="disabled")
+    assert path.stat().st_size > 0
 
 
 def stored(page: Page) -> dict[str, Any]:
@@ -123,6 +136,7 @@ def test_your_tables_name_the_game_players_date_and_status(
     )
     expect(played).to_have_text(hu["table_played"].replace("{date}", date))
     assert "own_table" not in page.locator("#tables").inner_text()
+    shoot(page, "your-tables", full_page=True)
     assert stored(page)[ended["id"]]["status"] == "ended"
 
     # Known a moment ago: the start screen does not ask again.
@@ -156,6 +170,7 @@ def test_forget_asks_first_and_warns_about_a_host_key(
     dialog = page.locator("dialog#confirm")
     expect(dialog).to_be_visible()
     expect(dialog.locator("#confirm-warning")).to_have_text(EN["forget_host_warning"])
+    shoot(page, "forget-host")
     page.click("#confirm-no")
     expect(dialog).to_have_count(0)
     assert hosted["id"] in stored(page)
@@ -256,9 +271,15 @@ def test_the_screen_stays_awake_in_play_and_the_toggle_lets_it_sleep(
     page.wait_for_function("window.wakeCalls.length === 1")
     assert page.evaluate("window.wakeCalls") == ["request:screen"]
 
-    toggle.uncheck()
+    # The browser let it go while the page was hidden: asked for again when it is back.
+    page.evaluate("window.dropLock(); document.dispatchEvent(new Event('visibilitychange'))")
     page.wait_for_function("window.wakeCalls.length === 2")
-    assert page.evaluate("window.wakeCalls") == ["request:screen", "release"]
+    assert page.evaluate("window.wakeCalls") == ["request:screen", "request:screen"]
+    page.evaluate("window.wakeCalls = []")
+
+    toggle.uncheck()
+    page.wait_for_function("window.wakeCalls.length === 1")
+    assert page.evaluate("window.wakeCalls") == ["release"]
     assert page.evaluate("localStorage.getItem('squarescores.wakeLock')") == "off"
 
     # Remembered: after a reload the screen is left to sleep until switched on.
@@ -312,6 +333,10 @@ def test_after_fifteen_rounds_a_saved_round_says_so_and_comes_into_view(
     # The totals and the way to the form are on screen wherever the page is scrolled.
     page.evaluate("window.scrollTo(0, 0)")
     expect(page.locator("#reach-totals")).to_be_in_viewport()
+    totals = page.locator("#sheet tfoot tr.totals td").all_inner_texts()
+    expect(page.locator("#reach-totals .reach-total")).to_have_text(
+        [f"{name} {total}" for name, total in zip(NAMES, totals, strict=True)]
+    )
     expect(page.locator("#jump-entry")).to_be_in_viewport()
     page.click("#jump-entry")
     expect(page.locator("#hand")).to_be_in_viewport()
@@ -322,5 +347,6 @@ def test_after_fifteen_rounds_a_saved_round_says_so_and_comes_into_view(
     expect(page.locator("#sheet tbody tr")).to_have_count(16)
     expect(page.locator("#saved-status")).to_have_text(EN["round_saved"])
     expect(page.locator('#sheet tbody tr[data-round="16"]')).to_be_in_viewport()
+    shoot(page, "long-evening")
     assert api(server, "GET", f"/v1/matches/{match_id}", host_token).json()["round_count"] == 16
     phone.check_clean()
