@@ -7,7 +7,7 @@ import { EndGame } from "./endgame.js";
 import { qrSvg } from "./qr.js";
 import { HostSettings, StartSettings } from "./settings.js";
 import { RoundEntry } from "./entry.js";
-import { problemText } from "./problems.js";
+import { problemNodes } from "./problems.js";
 
 const view = document.getElementById("view");
 const message = document.getElementById("message");
@@ -17,12 +17,9 @@ let current = null; // the open table's controller, closed when the route change
 
 // ---- messages --------------------------------------------------------------
 
-function describe(error) {
-  return problemText(error); // the problem's detail, then a hint keyed by its code
-}
-
 function showError(error) {
-  message.textContent = typeof error === "string" ? error : describe(error);
+  // The page's own sentence and hint; the server's detail on a smaller line below.
+  message.replaceChildren(...problemNodes(error));
   message.className = "message error";
   message.hidden = false;
 }

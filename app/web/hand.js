@@ -2,9 +2,10 @@
 // the contract, the trumps, each player's tricks (two typed, the third follows), the
 // kontra ladder as far as the table went, and the arrivázs. While it is being entered,
 // the calculator (POST /v1/games/asszorti/score) shows what the hand will score.
-import { ApiError, NetworkError, request } from "./api.js";
+import { NetworkError, request } from "./api.js";
 import { clear, h } from "./dom.js";
 import { t } from "./i18n.js";
+import { problemNodes } from "./problems.js";
 
 export const CONTRACTS = ["3", "2", "1", "hand"];
 export const TRUMPS = ["hearts", "diamonds", "clubs", "spades", "none"];
@@ -342,10 +343,8 @@ export class HandForm {
       if (seq !== this.seq) return;
       if (error instanceof NetworkError) {
         this.showPreview(h("p", { class: "muted" }, t("preview_offline")));
-      } else if (error instanceof ApiError && error.problem && error.problem.detail) {
-        this.showPreview(h("p", { class: "preview-error" }, error.problem.detail));
       } else {
-        this.showPreview(h("p", { class: "preview-error" }, String(error.message || error)));
+        this.showPreview(h("p", { class: "preview-error" }, problemNodes(error)));
       }
       return;
     }
