@@ -271,6 +271,15 @@ function renderLinks(id) {
 
 // ---- a table: its sheet, live, and the write controls --------------------------
 
+/** A name over a column of the sheet: it wraps between words only and is cut short
+ * after two lines; the full name is its title, and a tap shows it whole. */
+function columnHead(name) {
+  const text = h("span", { class: "col-name" }, name);
+  const th = h("th", { scope: "col", title: name }, text);
+  th.addEventListener("click", () => text.classList.toggle("full"));
+  return th;
+}
+
 class Table {
   constructor(id) {
     this.id = id;
@@ -489,7 +498,7 @@ class Table {
       "tr",
       {},
       h("th", { scope: "col" }, t("col_round")),
-      sheet.columns.map((name) => h("th", { scope: "col" }, name)),
+      sheet.columns.map((name) => columnHead(name)),
     );
     const body = h("tbody", {});
     for (const row of sheet.rows) {
