@@ -119,6 +119,9 @@ def test_eight_long_names_fit_the_sheet_without_the_page_scrolling_sideways(
     assert page.evaluate(SPLIT_WORDS) == []
     heads.nth(4).click()
     assert longest.evaluate(clipped)
+    page.emulate_media(media="print")  # on paper every name is whole
+    assert not longest.evaluate(clipped)
+    page.emulate_media(media="screen")
 
     report = page.evaluate(REACHABLE)
     assert report["scrolls"] and report["scrolled"] > 0, report
