@@ -5,14 +5,10 @@
 import { ApiError, NetworkError } from "./api.js";
 import { clear, h } from "./dom.js";
 import { t } from "./i18n.js";
+import { problemText } from "./problems.js";
 
 export function describeError(error) {
-  if (error instanceof ApiError) {
-    const detail = error.problem && error.problem.detail;
-    return detail || t("error_http", { status: error.status });
-  }
-  if (error instanceof NetworkError) return t("error_network");
-  return String(error && error.message ? error.message : error);
+  return problemText(error); // the page's own sentence for the problem's code
 }
 
 function hasTeam(value) {

@@ -2,9 +2,10 @@
 // (`alkort_tricks`, docs/rules.md). Tapping stops as soon as the deal is settled;
 // the calculator (POST /v1/games/alkort/score) then says what it is worth: a plain
 // win (1), a múk (5) or a stroke (6 to 9).
-import { ApiError, NetworkError, request } from "./api.js";
+import { NetworkError, request } from "./api.js";
 import { clear, h } from "./dom.js";
 import { t } from "./i18n.js";
+import { problemNodes } from "./problems.js";
 
 export const MAX_TRICKS = 9;
 const MAJORITY = 5;
@@ -143,10 +144,11 @@ export class TrickTapper {
       this.draw();
     } catch (error) {
       if (seq !== this.seq) return;
-      let text = String(error.message || error);
-      if (error instanceof NetworkError) text = t("preview_offline");
-      else if (error instanceof ApiError && error.problem && error.problem.detail) text = error.problem.detail;
-      clear(this.result).append(h("p", { class: "muted" }, text));
+      clear(this.result).append(
+        error instanceof NetworkError
+          ? h("p", { class: "muted" }, t("preview_offline"))
+          : h("p", { class: "preview-error" }, problemNodes(error)),
+      );
     }
     if (this.hooks.changed) this.hooks.changed();
   }

@@ -392,7 +392,10 @@ def test_an_alkort_evening_by_tapping_tricks(
         json={"type": "alkort_tricks", "tricks": [1] * 9},
     ).json()
     assert problem["code"] == "correction_conflict"
-    assert message.inner_text() == f"{problem['detail']} {EN['hint_correction_conflict']}"
+    assert message.locator(".problem-text").inner_text() == (
+        f"{EN['problem_correction_conflict']}. {EN['hint_correction_conflict']}"
+    )
+    assert problem["detail"] in message.locator(".problem-detail").inner_text()
     assert get_match(server, match_id, host_token)["totals"] == [11, 6]
 
     # One that leaves the decision where it was is taken: deal 2 was a plain win.
@@ -579,7 +582,7 @@ def test_a_viewer_cannot_write_and_a_replaced_link_stops_working(
     )
     # The stream's "revoked", or the problem of the re-read it set off (which lands last).
     expect(theirs.locator("#message")).to_be_visible()
-    said = theirs.locator("#message").inner_text()
+    said = theirs.locator("#message .problem-text").inner_text()
     assert said == EN["revoked"] or said.endswith(EN["hint_unauthenticated"]), said
     assert theirs.locator("#hand, #amounts").count() == 0
 
