@@ -8,6 +8,7 @@ import uuid
 from fastapi.testclient import TestClient
 
 from tests.api.helpers import Table, amounts
+from tests.api.test_event_payloads import _last_event
 
 
 def _rename(table: Table, seat: int, name: str, who: str | int = "host", **headers: str) -> object:
@@ -30,6 +31,21 @@ def test_host_renames_a_player_everywhere_and_the_history_records_it(table: Tabl
     assert [(e["action"], e["seat"], e["old_name"], e["new_name"], e["by"]) for e in history] == [
         ("player_renamed", 1, "Berta", "Bertalan", "host")
     ]
+
+
+def test_a_rename_is_a_live_match_updated_with_the_new_name(table: Table) -> None:
+    assert _rename(table, 0, "Anikó").status_code == 200
+    event = _last_event(table)
+    assert event["kind"] == "match_updated" and event["version"] == 2
+    assert event["match"] == table.match() and event["match"]["players"][0]["name"] == "Anikó"
+
+
+def test_the_ended_match_tells_its_streams_of_its_rematch(table: Table) -> None:
+    assert table.post("/end").status_code == 200
+    new = _rematch(table).json()
+    event = _last_event(table)
+    assert event["kind"] == "match_updated" and event["match"]["rematch_id"] == new["id"]
+    assert event["match"] == table.match()
 
 
 def test_a_player_renames_their_own_seat_only(table: Table) -> None:
