@@ -53,6 +53,7 @@ class Match(SQLModel, table=True):
     """A match: its table, settings, status and the sheet as it stands."""
 
     __tablename__ = "match"
+    __table_args__ = (UniqueConstraint("rematch_of", name="uq_match_rematch_of"),)
 
     id: str = Field(sa_column=Column(String(32), primary_key=True))
     game: str = Field(max_length=32)
@@ -73,6 +74,9 @@ class Match(SQLModel, table=True):
         max_length=64,
         description="SHA-256 of the host's recovery code, shown once at creation",
     )
+    # A match has at most one rematch: the unique rematch_of says so in the database.
+    rematch_id: str | None = Field(default=None, max_length=32)
+    rematch_of: str | None = Field(default=None, max_length=32)
 
 
 class Round(SQLModel, table=True):

@@ -124,7 +124,7 @@ def recover_host(uow: UnitOfWork, match_id: str, recovery_code: str) -> Issued:
 def history(
     uow: UnitOfWork, match_id: str, *, after: int, limit: int
 ) -> tuple[list[dict[str, Any]], int]:
-    """Up to ``limit`` of the match's token changes, oldest first, numbered after
+    """Up to ``limit`` of the match's token changes and renames, oldest first, numbered after
     ``after`` (the MatchEventRead shape); and how many there are."""
     connection = uow.connection
     rows = repository.list_token_log(connection, match_id, after=after, limit=limit)
@@ -136,6 +136,8 @@ def history(
             "seat": (row["detail"] or {}).get("seat"),
             "by": row["by"],
             "recorded_at": row["recorded_at"],
+            "old_name": (row["detail"] or {}).get("old_name"),
+            "new_name": (row["detail"] or {}).get("new_name"),
         }
         for event, row in enumerate(rows, start=after + 1)
     ]

@@ -501,6 +501,8 @@ def match_read_fields(settings: dict[str, Any]) -> dict[str, Any]:
         "updated_at": "2026-11-29T20:15:00+00:00",
         "ended_at": None,
         "ended_by": None,
+        "rematch_id": None,
+        "rematch_of": None,
         "game": "own_table"
         if "teams" in settings
         else "alkort"
