@@ -1,4 +1,4 @@
-"""Matches: create, read, change settings, end."""
+"""Matches: create, read, change settings, preview a round, end."""
 
 from typing import Annotated
 
@@ -7,6 +7,7 @@ from fastapi import APIRouter, Body, Request, Response
 from app.api.deps import (
     HostDep,
     PlayerDep,
+    PlayerReaderDep,
     RateLimitDep,
     ReaderDep,
     SettingsDep,
@@ -34,8 +35,16 @@ from app.api.problems import responses
 from app.api.strict_json import StrictJSONRoute
 from app.api.writes import WriteResult, conflict_kept, kept, replayed
 from app.errors import ServiceError
-from app.schemas import MatchCreate, MatchCreated, MatchRead, MatchUpdate, Tokens
-from app.services import matches
+from app.schemas import (
+    MatchCreate,
+    MatchCreated,
+    MatchRead,
+    MatchUpdate,
+    RoundBody,
+    ScoreRead,
+    Tokens,
+)
+from app.services import matches, scoring
 from app.services.state import MatchState, match_data
 from app.services.writes import WriteRequest
 
@@ -117,6 +126,24 @@ def update_match(
         request = WriteRequest(caller.who, caller.match, if_match(versions))
         match = matches.update_match(caller.uow, request, body)
     return model_response(MatchRead.model_validate(match_data(match)), match.version)
+
+
+@router.post(
+    "/{match_id}/score",
+    response_model=ScoreRead,
+    name="scoreMatchRound",
+    summary="Score a round with the match's settings, without entering it (players, host)",
+    responses=responses(401, 403, 404, 413, 422),
+)
+def score_match_round(
+    turn: PlayerReaderDep, match_id: str, body: Annotated[RoundBody, Body()]
+) -> ScoreRead:
+    """What entering this round next would score, by the match's own settings and
+    players; nothing is stored. A round the match would refuse is the same 422 here.
+    A viewer cannot enter rounds, so cannot preview them either (403)."""
+    with turn.caller() as caller:
+        scored = scoring.preview(caller.match, body)
+    return ScoreRead.model_validate(scored)
 
 
 @router.post(
