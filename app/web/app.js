@@ -7,6 +7,7 @@ import { EndGame } from "./endgame.js";
 import { qrSvg } from "./qr.js";
 import { HostSettings, StartSettings } from "./settings.js";
 import { RoundEntry } from "./entry.js";
+import { labelled } from "./teams.js";
 import { problemText } from "./problems.js";
 
 const view = document.getElementById("view");
@@ -373,7 +374,8 @@ class Table {
         ]);
         if (this.closed) return;
         this.match = match;
-        this.sheet = sheet;
+        // Teams as the page labels them (teams.js); every view reads them from here.
+        this.sheet = labelled(match, sheet);
         this.entry = saveEntry(this.id, { game: match.game, label: labelOf(match) });
         this.draw();
       } while (this.again && !this.closed);
@@ -492,7 +494,7 @@ class Table {
       "tr",
       {},
       h("th", { scope: "col" }, t("col_round")),
-      sheet.columns.map((name) => h("th", { scope: "col" }, name)),
+      (sheet.teams || sheet.columns).map((name) => h("th", { scope: "col" }, name)),
     );
     const body = h("tbody", {});
     for (const row of sheet.rows) {
