@@ -98,6 +98,21 @@ def test_a_viewer_cannot_preview_as_a_viewer_cannot_enter_rounds(table: Table) -
     assert response.json()["code"] == "forbidden"
 
 
+def test_a_viewer_is_refused_before_the_body_is_read(table: Table) -> None:
+    response = table.post("/score", {"type": "asszorti_hand"}, who="viewer")
+    assert response.status_code == 403
+    assert response.json()["code"] == "forbidden"
+
+
+def test_preview_keeps_no_answer_for_an_idempotency_key(table: Table) -> None:
+    # Nothing is written, so there is nothing to replay: each body is scored afresh.
+    key = {"Idempotency-Key": "preview-1"}
+    first = table.post("/score", hand(declarer=0, tricks=[7, 2, 2]), headers=key)
+    second = table.post("/score", hand(declarer=1, tricks=[2, 7, 2]), headers=key)
+    assert first.status_code == second.status_code == 200
+    assert first.json()["net"] != second.json()["net"]
+
+
 def test_preview_without_a_known_token_is_401_before_the_body_is_read(table: Table) -> None:
     bad = {"type": "asszorti_hand"}
     assert table.client.post(table.url + "/score", json=bad).status_code == 401
