@@ -1,5 +1,5 @@
 """A whole evening at the table on the web page (app/web): hands entered as the table
-speaks them, with the calculator's preview; Alkort by tapping tricks; whose deal it is;
+speaks them, with the match's preview; Alkort by tapping tricks; whose deal it is;
 corrections with their history; undo; rounds entered offline and sent once; a viewer;
 a link the host re-issued.
 
@@ -130,7 +130,7 @@ def tricks_text(*tricks: int) -> str:
 
 
 def expect_preview(page: Page, nets: list[int]) -> None:
-    """The calculator's preview shows each seat's net before the hand is saved."""
+    """The match's preview shows each seat's net before the hand is saved."""
     preview = page.locator("#hand-preview")
     expect(preview.locator(".preview-title")).to_have_text(EN["preview_title"])
     for seat, net in enumerate(nets):
