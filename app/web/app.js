@@ -8,6 +8,7 @@ import { linksCard } from "./links.js";
 import { recoverCard } from "./recover.js";
 import { HostSettings, StartSettings } from "./settings.js";
 import { RoundEntry } from "./entry.js";
+import { labelled } from "./teams.js";
 import { problemNodes } from "./problems.js";
 
 const view = document.getElementById("view");
@@ -358,7 +359,8 @@ class Table {
         ]);
         if (this.closed) return;
         this.match = match;
-        this.sheet = sheet;
+        // Teams as the page labels them (teams.js); every view reads them from here.
+        this.sheet = labelled(match, sheet);
         this.entry = saveEntry(this.id, { game: match.game, label: labelOf(match) });
         this.draw();
       } while (this.again && !this.closed);
@@ -490,7 +492,7 @@ class Table {
       "tr",
       {},
       h("th", { scope: "col" }, t("col_round")),
-      sheet.columns.map((name) => columnHead(name)),
+      (sheet.teams || sheet.columns).map((name) => columnHead(name)),
     );
     const body = h("tbody", {});
     for (const row of sheet.rows) {

@@ -1,8 +1,9 @@
 // An Asszorti hand as the table speaks it (`asszorti_hand`, docs/rules.md): the declarer,
 // the contract, the trumps, each player's tricks (two typed, the third follows), the
 // kontra ladder as far as the table went, and the arrivázs. While it is being entered,
-// the calculator (POST /v1/games/asszorti/score) shows what the hand will score.
-import { NetworkError, request } from "./api.js";
+// the match's preview (POST /v1/matches/{id}/score, by the table's own settings) shows
+// what the hand will score.
+import { NetworkError } from "./api.js";
 import { clear, h } from "./dom.js";
 import { t } from "./i18n.js";
 import { problemNodes } from "./problems.js";
@@ -98,7 +99,7 @@ function choices(field, options, changed) {
 
 /** The hand's fields; `element` goes into the entry card, `read()` gives the body. */
 export class HandForm {
-  /** @param {{names: () => string[], changed: () => void}} hooks */
+  /** @param {{names: () => string[], score: (body: object) => Promise<object>, changed: () => void}} hooks */
   constructor(hooks) {
     this.hooks = hooks;
     this.typed = new Set(); // the seats whose tricks were typed (not filled in)
@@ -348,7 +349,7 @@ export class HandForm {
   async runPreview(seq, body) {
     let score;
     try {
-      score = await request("POST", "/v1/games/asszorti/score", { body });
+      score = await this.hooks.score(body);
     } catch (error) {
       if (seq !== this.seq) return;
       if (error instanceof NetworkError) {

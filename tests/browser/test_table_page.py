@@ -202,7 +202,8 @@ def test_an_alkort_table_scores_points_and_ends(
     page.click("#create")
     page.click("#open-sheet")
     page.wait_for_selector("#points")
-    assert page.locator("#sheet thead th").all_inner_texts()[1:] == ["Us", "Them"]
+    teams = ["Us: Anna & Cili", "Them: Bela & Dani"]  # named teams show who plays too
+    assert page.locator("#sheet thead th").all_inner_texts()[1:] == teams
     page.click('button.point[data-team="1"][data-points="5"]')
     page.wait_for_selector('#sheet tbody tr[data-round="1"]')
     assert rows(page) == [["1", "0", "5"]]

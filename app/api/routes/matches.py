@@ -1,4 +1,5 @@
-"""Matches: create, read, change settings, rename a player, end, start a rematch."""
+"""Matches: create, read, change settings, preview a round, rename a player, end, start a
+rematch."""
 
 from typing import Annotated
 
@@ -7,6 +8,7 @@ from fastapi import APIRouter, Body, Path, Request, Response
 from app.api.deps import (
     HostDep,
     PlayerDep,
+    PlayerReaderDep,
     RateLimitDep,
     ReaderDep,
     SettingsDep,
@@ -41,9 +43,11 @@ from app.schemas import (
     MatchRead,
     MatchUpdate,
     PlayerUpdate,
+    RoundBody,
+    ScoreRead,
     Tokens,
 )
-from app.services import matches
+from app.services import matches, scoring
 from app.services.idempotency import IdempotencyClaim
 from app.services.matches import NewMatch
 from app.services.state import MatchState, match_data
@@ -130,6 +134,24 @@ def update_match(
         request = WriteRequest(caller.who, caller.match, if_match(versions))
         match = matches.update_match(caller.uow, request, body)
     return model_response(MatchRead.model_validate(match_data(match)), match.version)
+
+
+@router.post(
+    "/{match_id}/score",
+    response_model=ScoreRead,
+    name="scoreMatchRound",
+    summary="Score a round with the match's settings, without entering it (players, host)",
+    responses=responses(401, 403, 404, 413, 422),
+)
+def score_match_round(
+    turn: PlayerReaderDep, match_id: str, body: Annotated[RoundBody, Body()]
+) -> ScoreRead:
+    """What entering this round next would score, by the match's own settings and
+    players; nothing is stored. A round the match would refuse is the same 422 here.
+    A viewer cannot enter rounds, so cannot preview them either (403)."""
+    with turn.caller() as caller:
+        scored = scoring.preview(caller.match, body)
+    return ScoreRead.model_validate(scored)
 
 
 @router.post(
