@@ -190,10 +190,10 @@ class RateLimitWindow(SQLModel, table=True):
 RATE_LIMIT_WINDOW: Table = RateLimitWindow.__table__  # type: ignore[attr-defined]
 
 
-class TokenLogEntry(SQLModel, table=True):
-    """One entry of a match's token log: a token re-issued, or the host token
-    recovered, in order. Never updated. (The table keeps its first name,
-    ``match_event``; the API serves its rows as the match's history.)"""
+class HistoryEntry(SQLModel, table=True):
+    """One entry of a match's history: a token re-issued, the host token recovered or a
+    player renamed, in order. Never updated. (The table keeps its first name,
+    ``match_event``; the API serves its rows as `MatchEventRead`.)"""
 
     __tablename__ = "match_event"
     __table_args__ = (Index(None, "match_id"),)
@@ -208,7 +208,7 @@ class TokenLogEntry(SQLModel, table=True):
     recorded_at: datetime = _utc()
 
 
-TOKEN_LOG: Table = TokenLogEntry.__table__  # type: ignore[attr-defined]
+HISTORY: Table = HistoryEntry.__table__  # type: ignore[attr-defined]
 
 
 class MatchChange(SQLModel, table=True):

@@ -194,7 +194,7 @@ def _record_renames(
     for seat, (old, new) in enumerate(zip(state.row["players"], players, strict=True)):
         if old != new:
             detail = {"seat": seat, "old_name": old, "new_name": new}
-            repository.insert_event(
+            repository.insert_history_entry(
                 uow.connection,
                 {
                     "match_id": state.row["id"],

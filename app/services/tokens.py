@@ -58,7 +58,7 @@ def _replace(
     repository.delete_credentials_of(connection, match_id, role.value, seat)
     token, row = new_credential(match_id, role, seat)
     repository.insert_credentials(connection, [row])
-    repository.insert_token_log_entry(
+    repository.insert_history_entry(
         connection,
         {
             "match_id": match_id,
@@ -127,7 +127,7 @@ def history(
     """Up to ``limit`` of the match's token changes and renames, oldest first, numbered after
     ``after`` (the MatchEventRead shape); and how many there are."""
     connection = uow.connection
-    rows = repository.list_token_log(connection, match_id, after=after, limit=limit)
+    rows = repository.list_history(connection, match_id, after=after, limit=limit)
     history = [
         {
             "event": event,
@@ -141,4 +141,4 @@ def history(
         }
         for event, row in enumerate(rows, start=after + 1)
     ]
-    return history, repository.count_token_log(connection, match_id)
+    return history, repository.count_history(connection, match_id)
