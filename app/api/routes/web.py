@@ -40,7 +40,9 @@ class WebAssets(StaticFiles):
         return response
 
 
-@router.get("/", include_in_schema=False)
+# HEAD too: link checkers and uptime probes ask for the headers only (StaticFiles
+# answers HEAD for the assets already).
+@router.api_route("/", methods=["GET", "HEAD"], include_in_schema=False)
 async def index() -> FileResponse:
     return FileResponse(INDEX, media_type="text/html; charset=utf-8", headers=SECURITY_HEADERS)
 
