@@ -2,7 +2,7 @@
 import { api, ApiError } from "./api.js";
 import { clear, h } from "./dom.js";
 import { language, preferredLanguage, setLanguage, t } from "./i18n.js";
-import { addKey, dropKey, getEntry, saveEntry, unknownKeys } from "./store.js";
+import { addKey, dropKey, getEntry, rememberRecovery, saveEntry, takeRecovery, unknownKeys } from "./store.js";
 import { EndGame } from "./endgame.js";
 import { linksCard } from "./links.js";
 import { recoverCard } from "./recover.js";
@@ -20,9 +20,6 @@ const message = document.getElementById("message");
 const RECONNECT_MS = 3000;
 
 let current = null; // the open table's controller, closed when the route changes
-// The recovery code of a table started on this page, shown once on its links screen
-// (it is not stored: it is the way back to the host key when this phone is lost).
-const startedRecovery = new Map();
 
 // ---- messages --------------------------------------------------------------
 
@@ -168,7 +165,7 @@ function startForm() {
     try {
       const match = await api.createMatch(body);
       addKey(match.id, match.tokens.host, "host");
-      startedRecovery.set(match.id, match.tokens.recovery);
+      rememberRecovery(match.id, match.tokens.recovery);
       saveEntry(match.id, {
         game: match.game,
         label: labelOf(match),
@@ -194,8 +191,7 @@ function renderLinks(id) {
   const entry = getEntry(id);
   clear(view);
   const players = entry && entry.label ? entry.label.split(", ") : null;
-  const recovery = startedRecovery.get(id) || null;
-  startedRecovery.delete(id);
+  const recovery = takeRecovery(id);
   view.append(
     linksCard(entry, players, { recovery }) || h("p", { class: "card" }, t("no_token")),
     h("p", {}, h("a", { href: `#/m/${id}`, class: "button primary", id: "open-sheet" }, t("open_sheet"))),

@@ -6,8 +6,8 @@
 import { ApiError, NetworkError, call, newKey } from "./api.js";
 import { clear, h } from "./dom.js";
 import { t } from "./i18n.js";
-import { problemText } from "./problems.js";
-import { getEntry, saveEntry } from "./store.js";
+import { problemNodes, problemText } from "./problems.js";
+import { addKey, getEntry, rememberRecovery, saveEntry } from "./store.js";
 
 export function describeError(error) {
   return problemText(error); // the page's own sentence for the problem's code
@@ -100,17 +100,18 @@ export class EndGame {
     try {
       const path = `/v1/matches/${encodeURIComponent(table.id)}/rematch`;
       const { data: match } = await call("POST", path, { token: table.token, key: this.rematchKey });
+      // As after a create: the host hands out the new links, the recovery code shown once.
+      addKey(match.id, match.tokens.host, "host");
+      rememberRecovery(match.id, match.tokens.recovery);
       saveEntry(match.id, {
-        token: match.tokens.host,
-        role: "host",
         game: match.game,
         label: match.players.map((player) => player.name).join(", "),
         links: match.tokens.links,
       });
       this.rematchKey = null;
-      location.hash = `#/m/${match.id}`;
+      location.hash = `#/m/${match.id}/links`;
     } catch (error) {
-      this.note.textContent = problemText(error);
+      this.note.replaceChildren(...problemNodes(error));
       this.note.hidden = false;
       button.disabled = false;
       if (error instanceof ApiError) table.refresh().catch(() => {}); // a rematch made elsewhere

@@ -4,7 +4,7 @@
 import { request } from "./api.js";
 import { clear, h } from "./dom.js";
 import { t } from "./i18n.js";
-import { problemText } from "./problems.js";
+import { problemNodes } from "./problems.js";
 
 export class PlayerNames {
   constructor(table) {
@@ -58,7 +58,8 @@ export class PlayerNames {
   }
 
   say(text, kind) {
-    this.note.textContent = text;
+    if (Array.isArray(text)) this.note.replaceChildren(...text);
+    else this.note.textContent = text;
     this.note.className = `note ${kind}`;
   }
 
@@ -79,7 +80,7 @@ export class PlayerNames {
       this.say(t("renamed", { old, name }), "");
       await table.refresh();
     } catch (error) {
-      this.say(problemText(error), "error"); // the detail names the seat the name is taken by
+      this.say(problemNodes(error), "error"); // the detail names the seat the name is taken by
     } finally {
       button.disabled = false;
     }

@@ -60,6 +60,20 @@ export function getEntry(id) {
   return entry ? settle(entry) : null;
 }
 
+// A new table's recovery code: shown once on its links screen, never stored.
+const recoveries = new Map();
+
+export function rememberRecovery(id, code) {
+  recoveries.set(id, code);
+}
+
+/** The recovery code a table was just started with, once; null after that. */
+export function takeRecovery(id) {
+  const code = recoveries.get(id) || null;
+  recoveries.delete(id);
+  return code;
+}
+
 /** Keep what the page learned of a table (game, label, links); keys go through addKey. */
 export function saveEntry(id, fields) {
   return update(id, (entry) => ({ ...entry, ...fields }));

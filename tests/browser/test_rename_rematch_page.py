@@ -77,8 +77,11 @@ def test_the_host_starts_the_rematch_of_an_ended_match(
     page.wait_for_selector("#result:not([hidden])")
     expect(page.locator("#rematch")).to_have_text(EN["rematch"])
     page.click("#rematch")
-    page.wait_for_url(re.compile(rf"#/m/(?!{match_id})[0-9a-f]{{32}}$"))
-    new_id = page.url.rsplit("#/m/", 1)[1]
+    # As after a create: the new links to hand out, with the new recovery code once.
+    page.wait_for_url(re.compile(rf"#/m/(?!{match_id})[0-9a-f]{{32}}/links$"))
+    new_id = page.url.rsplit("#/m/", 1)[1].split("/")[0]
+    page.click("#show-host-link")
+    expect(page.locator(".secret-code")).to_have_count(1)
 
     old = api(server, "GET", path, tokens["host"]).json()
     assert old["rematch_id"] == new_id
@@ -90,6 +93,7 @@ def test_the_host_starts_the_rematch_of_an_ended_match(
     assert new["rematch_of"] == match_id and new["settings"]["first_dealer"] == 2
 
     # The new match is open: same players, Csaba (seat 2) deals first.
+    page.goto(f"{server.url}/#/m/{new_id}")
     page.wait_for_selector("#live.on")
     expect(page.locator("#sheet thead th")).to_have_text(["#", *PLAYERS])
     expect(page.locator(".status")).to_contain_text(EN["next_dealer"].format(name="Csaba"))
