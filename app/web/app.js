@@ -614,6 +614,8 @@ async function start() {
   });
   window.addEventListener("hashchange", route);
   route();
+  // The service worker keeps the page's shell, so it opens with no network (sw.js).
+  if ("serviceWorker" in navigator) navigator.serviceWorker.register("/sw.js").catch(() => {});
 }
 
 start().catch(showError);
