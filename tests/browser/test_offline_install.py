@@ -12,7 +12,13 @@ import httpx
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
-from app.api.routes.web import CONTENT_SECURITY_POLICY, MANIFEST_MEDIA_TYPE, WEB_DIR, asset_version
+from app.api.routes.web import (
+    CONTENT_SECURITY_POLICY,
+    MANIFEST_MEDIA_TYPE,
+    WEB_DIR,
+    asset_version,
+    build_shell,
+)
 from tests.browser.pages import PHONE, RENDER_TIMEOUT_MS, api, create
 from tests.live import LiveServer
 
@@ -55,9 +61,13 @@ def open_controlled(page: Page, url: str) -> None:
 
 
 def test_the_manifest_is_served_as_a_manifest_and_names_the_app(server: LiveServer) -> None:
+    assets = server.url + build_shell(WEB_DIR).assets_url
     html = httpx.get(server.url + "/", timeout=10).text
-    assert '<link rel="manifest" href="/app/manifest.webmanifest">' in html
-    response = httpx.get(server.url + "/app/manifest.webmanifest", timeout=10)
+    assert (
+        f'<link rel="manifest" href="{assets.removeprefix(server.url)}/manifest.webmanifest">'
+        in html
+    )
+    response = httpx.get(assets + "/manifest.webmanifest", timeout=10)
     assert response.status_code == 200
     assert response.headers["content-type"] == MANIFEST_MEDIA_TYPE
     manifest = response.json()
@@ -68,7 +78,7 @@ def test_the_manifest_is_served_as_a_manifest_and_names_the_app(server: LiveServ
     sizes = {icon["sizes"] for icon in manifest["icons"]}
     assert {"192x192", "512x512"} <= sizes
     for icon in manifest["icons"]:
-        served = httpx.get(f"{server.url}/app/{icon['src']}", timeout=10)
+        served = httpx.get(f"{assets}/{icon['src']}", timeout=10)
         assert served.status_code == 200, icon["src"]
         assert served.headers["content-type"] == icon["type"], icon["src"]
 
@@ -153,7 +163,7 @@ def test_api_answers_are_never_kept_nor_answered_by_the_worker(
     page.wait_for_function(CONTROLLED)
     page.wait_for_selector("#live.on")
     cached = page.evaluate(CACHED_URLS)
-    assert "/" in cached and "/app/app.js" in cached
+    assert "/" in cached and f"{build_shell(WEB_DIR).assets_url}/app.js" in cached
     assert not [url for url in cached if url.startswith("/v1")]
     assert served_by_worker == []
 
