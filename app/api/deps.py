@@ -1,5 +1,5 @@
 """Request dependencies: the database, the settings, and the request's turn at the
-database (``ReaderDep``, ``SnapshotReaderDep``, ``PlayerDep``, ``HostDep``;
+database (``ReaderDep``, ``SnapshotReaderDep``, ``PlayerDep``, ``PlayerReaderDep``, ``HostDep``;
 ``WriteTurnDep`` for a write open to anyone).
 
 A route declares what it needs, and gets its turn: the bearer token's shape has been
@@ -161,6 +161,8 @@ SnapshotReaderDep = Annotated[
 # A write any role may make (a stream ticket).
 ReaderWriteDep = Annotated[Turn, Depends(CallerTurn(Permission.READ, write=True), scope="function")]
 PlayerDep = Annotated[Turn, Depends(CallerTurn(Permission.PLAY, write=True), scope="function")]
+# A read only a player or the host may make (a round's preview): the match is not locked.
+PlayerReaderDep = Annotated[Turn, Depends(CallerTurn(Permission.PLAY), scope="function")]
 HostDep = Annotated[Turn, Depends(CallerTurn(Permission.HOST, write=True), scope="function")]
 WriteTurnDep = Annotated[Turn, Depends(write_turn, scope="function")]
 

@@ -34,6 +34,7 @@ from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 
 from app.db.models import (
     CREDENTIAL,
+    HISTORY,
     IDEMPOTENCY_KEY,
     MATCH,
     MATCH_CHANGE,
@@ -41,12 +42,11 @@ from app.db.models import (
     ROUND,
     ROUND_REVISION,
     STREAM_TICKET,
-    TOKEN_LOG,
 )
 
 _INSERT_MATCH = insert(MATCH)
 _INSERT_CREDENTIAL = insert(CREDENTIAL)
-_INSERT_TOKEN_LOG_ENTRY = insert(TOKEN_LOG)
+_INSERT_HISTORY_ENTRY = insert(HISTORY)
 _INSERT_ROUND = insert(ROUND)
 _INSERT_ROUND_REVISION = insert(ROUND_REVISION)
 _INSERT_MATCH_CHANGE = insert(MATCH_CHANGE)
@@ -81,15 +81,15 @@ _DELETE_CREDENTIALS_OF = delete(CREDENTIAL).where(
     # "IS NOT DISTINCT FROM": a seat, or no seat (host, viewer)
     CREDENTIAL.c.seat.is_not_distinct_from(bindparam("seat")),
 )
-_TOKEN_LOG_PAGE = (
-    select(TOKEN_LOG)
-    .where(TOKEN_LOG.c.match_id == bindparam("match_id"))
-    .order_by(TOKEN_LOG.c.id)
+_HISTORY_PAGE = (
+    select(HISTORY)
+    .where(HISTORY.c.match_id == bindparam("match_id"))
+    .order_by(HISTORY.c.id)
     .offset(bindparam("after"))
     .limit(bindparam("limit"))
 )
-_TOKEN_LOG_COUNT = (
-    select(func.count()).select_from(TOKEN_LOG).where(TOKEN_LOG.c.match_id == bindparam("match_id"))
+_HISTORY_COUNT = (
+    select(func.count()).select_from(HISTORY).where(HISTORY.c.match_id == bindparam("match_id"))
 )
 
 _ROUNDS_OF = ROUND.c.match_id == bindparam("match_id")
@@ -242,22 +242,22 @@ def delete_credentials_of(
     return connection.execute(_DELETE_CREDENTIALS_OF, params).rowcount
 
 
-def insert_token_log_entry(connection: Connection, values: Mapping[str, Any]) -> None:
-    connection.execute(_INSERT_TOKEN_LOG_ENTRY, [dict(values)])
+def insert_history_entry(connection: Connection, values: Mapping[str, Any]) -> None:
+    connection.execute(_INSERT_HISTORY_ENTRY, [dict(values)])
 
 
-def list_token_log(
+def list_history(
     connection: Connection, match_id: str, *, after: int, limit: int
 ) -> Sequence[RowMapping]:
-    """Up to ``limit`` entries of a match's token log, oldest first, after the first
+    """Up to ``limit`` entries of a match's history, oldest first, after the first
     ``after``."""
     params = {"match_id": match_id, "after": after, "limit": limit}
-    return connection.execute(_TOKEN_LOG_PAGE, params).mappings().all()
+    return connection.execute(_HISTORY_PAGE, params).mappings().all()
 
 
-def count_token_log(connection: Connection, match_id: str) -> int:
-    """How many entries a match's token log holds."""
-    return int(connection.execute(_TOKEN_LOG_COUNT, {"match_id": match_id}).scalar_one())
+def count_history(connection: Connection, match_id: str) -> int:
+    """How many entries a match's history holds."""
+    return int(connection.execute(_HISTORY_COUNT, {"match_id": match_id}).scalar_one())
 
 
 def insert_round(connection: Connection, values: Mapping[str, Any]) -> None:

@@ -8,7 +8,8 @@ import { linksCard } from "./links.js";
 import { recoverCard } from "./recover.js";
 import { HostSettings, StartSettings } from "./settings.js";
 import { RoundEntry } from "./entry.js";
-import { problemText } from "./problems.js";
+import { labelled } from "./teams.js";
+import { problemNodes } from "./problems.js";
 
 const view = document.getElementById("view");
 const message = document.getElementById("message");
@@ -21,12 +22,9 @@ const startedRecovery = new Map();
 
 // ---- messages --------------------------------------------------------------
 
-function describe(error) {
-  return problemText(error); // the problem's detail, then a hint keyed by its code
-}
-
 function showError(error) {
-  message.textContent = typeof error === "string" ? error : describe(error);
+  // The page's own sentence and hint; the server's detail on a smaller line below.
+  message.replaceChildren(...problemNodes(error));
   message.className = "message error";
   message.hidden = false;
 }
@@ -238,6 +236,15 @@ function renderLinks(id) {
 
 // ---- a table: its sheet, live, and the write controls --------------------------
 
+/** A name over a column of the sheet: it wraps between words only and is cut short
+ * after two lines; the full name is its title, and a tap shows it whole. */
+function columnHead(name) {
+  const text = h("span", { class: "col-name" }, name);
+  const th = h("th", { scope: "col", title: name }, text);
+  th.addEventListener("click", () => text.classList.toggle("full"));
+  return th;
+}
+
 class Table {
   constructor(id) {
     this.id = id;
@@ -352,7 +359,8 @@ class Table {
         ]);
         if (this.closed) return;
         this.match = match;
-        this.sheet = sheet;
+        // Teams as the page labels them (teams.js); every view reads them from here.
+        this.sheet = labelled(match, sheet);
         this.entry = saveEntry(this.id, { game: match.game, label: labelOf(match) });
         this.draw();
       } while (this.again && !this.closed);
@@ -484,7 +492,7 @@ class Table {
       "tr",
       {},
       h("th", { scope: "col" }, t("col_round")),
-      sheet.columns.map((name) => h("th", { scope: "col" }, name)),
+      (sheet.teams || sheet.columns).map((name) => columnHead(name)),
     );
     const body = h("tbody", {});
     for (const row of sheet.rows) {

@@ -1,6 +1,6 @@
 // Entering and correcting rounds on an open table (app.js's Table owns one RoundEntry):
 //
-// - Asszorti: the hand as the table speaks it (hand.js, with the calculator's preview),
+// - Asszorti: the hand as the table speaks it (hand.js, with the match's preview),
 //   or the amounts the table worked out itself;
 // - Alkort: the deal by tapping tricks (tricks.js), or the deal's points;
 // - an own table: the round's points, one per seat or per team (own.js);
@@ -9,7 +9,7 @@
 //   which turns these cards into the correction of that round (PUT with If-Match);
 // - new rounds go through the outbox (outbox.js): kept on the device until the server
 //   has them, sent once with their Idempotency-Key; the waiting ones are shown here.
-import { ApiError, call } from "./api.js";
+import { ApiError, api, call } from "./api.js";
 import { clear, h } from "./dom.js";
 import { t } from "./i18n.js";
 import { HandForm } from "./hand.js";
@@ -90,20 +90,24 @@ export class RoundEntry {
     this.game = game;
     if (game === "own_table") {
       this.own = new OwnPointsForm({
-        columns: () => this.table.sheet.columns,
+        columns: () => this.table.sheet.teams || this.table.sheet.columns,
+        names: () => this.table.sheet.columns,
         zeroSum: () => Boolean(this.table.match.settings.zero_sum),
+        score: (body) => this.preview(body),
       });
       this.saveOwn = h("button", { type: "submit", class: "primary", id: "add-own" }, t("add_round"));
       this.main = this.formCard("own-round", this.own, this.saveOwn, { novalidate: true });
       this.alt = null; // one card
     } else if (game === "asszorti") {
-      this.hand = new HandForm({ names: () => this.table.names() });
+      this.hand = new HandForm({ names: () => this.table.names(), score: (body) => this.preview(body) });
       this.saveHand = h("button", { type: "submit", class: "primary", id: "add-hand" }, t("add_hand"));
       this.main = this.formCard("hand", this.hand, this.saveHand);
       this.alt = this.amountsForm();
     } else {
       this.tapper = new TrickTapper({
         teams: () => this.table.sheet.columns,
+        labels: () => this.table.sheet.teams || this.table.sheet.columns,
+        score: (body) => this.preview(body),
         changed: () => {
           this.saveDeal.disabled = !this.tapper.read() || this.busy;
         },
@@ -123,6 +127,12 @@ export class RoundEntry {
       );
       this.alt = this.pointsCard();
     }
+  }
+
+  /** What `body` would score if entered next, by this match's own settings and players
+   * (the calculator's defaults would let a table without kontra double, say). */
+  preview(body) {
+    return api.scoreMatchRound(this.table.id, this.table.token, body);
   }
 
   /** The card of a form that enters a round (`form.read()` gives {body} or {missing}). */
@@ -299,8 +309,9 @@ export class RoundEntry {
 
   drawPoints() {
     const teams = this.table.sheet.columns;
+    const labels = this.table.sheet.teams || teams;
     this.pointRows.forEach((row, team) => {
-      row.name.textContent = teams[team];
+      row.name.textContent = labels[team];
       row.buttons.forEach((button) => {
         button.setAttribute("aria-label", t("points_for", { team: teams[team], points: button.dataset.points }));
       });

@@ -30,9 +30,13 @@ export function language() {
   return current;
 }
 
+// French sets a narrow no-break space before : ; ? ! so the mark never starts a line.
+const FRENCH_SPACE = / ([:;?!])/g;
+
 /** The string for key, with {name} placeholders filled in (as text, never markup). */
 export function t(key, vars = {}) {
-  const template = Object.hasOwn(strings, key) ? strings[key] : key;
+  let template = Object.hasOwn(strings, key) ? strings[key] : key;
+  if (current === "fr") template = template.replace(FRENCH_SPACE, "\u202f$1");
   return template.replace(/\{(\w+)\}/g, (whole, name) =>
     Object.hasOwn(vars, name) ? String(vars[name]) : whole,
   );

@@ -316,7 +316,9 @@ def test_the_end_shows_the_settlement_and_offers_csv_and_print(
         f"{names[p['payer']]} pays {names[p['payee']]} {p['amount']}" for p in sheet["settlement"]
     ]
     assert match["settlement"] == sheet["settlement"]
-    assert page.locator("#host-settings").is_hidden()  # an ended match takes no settings
+    # An ended match takes no settings; the host's card keeps only the players' names.
+    assert page.locator("#host-settings .settings-form").count() == 0
+    expect(page.locator("#host-settings #player-names")).to_be_attached()
     shoot(page, "end")
 
     # CSV: fetched with the header, saved from a Blob.

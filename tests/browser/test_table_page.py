@@ -202,7 +202,8 @@ def test_an_alkort_table_scores_points_and_ends(
     page.click("#create")
     page.click("#open-sheet")
     page.wait_for_selector("#points")
-    assert page.locator("#sheet thead th").all_inner_texts()[1:] == ["Us", "Them"]
+    teams = ["Us: Anna & Cili", "Them: Bela & Dani"]  # named teams show who plays too
+    assert page.locator("#sheet thead th").all_inner_texts()[1:] == teams
     page.click('button.point[data-team="1"][data-points="5"]')
     page.wait_for_selector('#sheet tbody tr[data-round="1"]')
     assert rows(page) == [["1", "0", "5"]]
@@ -232,7 +233,11 @@ def test_an_error_shows_the_problem_detail(
         page.fill(f'input[name="amount{seat}"]', amount)
     page.click("#add-round")
     page.wait_for_selector("#message:not([hidden])")
-    detail = page.locator("#message").inner_text()
-    assert detail.startswith("amounts [3, -1, -2] are not a hand's"), detail
+    # The page's own sentence first; the server's detail on a line of its own below.
+    en = json.loads((WEB / "i18n" / "en.json").read_text())
+    said = page.locator("#message .problem-text").inner_text()
+    assert said == f"{en['problem_field_amounts']}. {en['hint_validation_error']}", said
+    detail = page.locator("#message .problem-detail").inner_text()
+    assert "amounts [3, -1, -2] are not a hand's" in detail, detail
     assert rows(page) == []
     player.check_clean()

@@ -1,4 +1,5 @@
-"""Tokens: the host re-issues one; the host recovers its own; the match's history."""
+"""Tokens: the host re-issues one; the host recovers its own; the match's history
+(token changes and renames)."""
 
 from typing import Annotated
 
@@ -154,7 +155,7 @@ def get_token_owner(turn: ReaderDep, match_id: str) -> TokenOwner:
     "/history",
     response_model=MatchHistory,
     name="getMatchHistory",
-    summary="The match's token changes, oldest first, a page at a time",
+    summary="The match's token changes and renames, oldest first, a page at a time",
     responses={200: {"headers": LINK_HEADER}, **responses(401, 403, 404, 422)},
 )
 def get_match_history(
@@ -164,9 +165,9 @@ def get_match_history(
     after: After = 0,
     limit: Limit = MAX_PAGE,
 ) -> Response:
-    """Each token re-issued, and each host token recovered: which, by whom, when;
-    numbered after event `after`; follow `next` (or the `Link` header) for the
-    following page."""
+    """Each token re-issued, each host token recovered and each player renamed (old and
+    new name): which, by whom, when; numbered after event `after`; follow `next` (or
+    the `Link` header) for the following page."""
     with turn.caller() as caller:
         items, count = tokens.history(caller.uow, match_id, after=after, limit=limit)
     history = MatchHistory.model_validate({"items": items})

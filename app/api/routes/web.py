@@ -177,7 +177,9 @@ class WebAssets(StaticFiles):
         return response
 
 
-@router.get("/", include_in_schema=False)
+# HEAD too: link checkers and uptime probes ask for the headers only (StaticFiles
+# answers HEAD for the assets already).
+@router.api_route("/", methods=["GET", "HEAD"], include_in_schema=False)
 async def index(request: Request) -> Response:
     shell: WebShell = request.app.state.web_shell
     language = shell.language(request.headers.get("accept-language", ""))
@@ -189,7 +191,7 @@ async def index(request: Request) -> Response:
     return Response(shell.index[language], media_type="text/html; charset=utf-8", headers=headers)
 
 
-@router.get(SERVICE_WORKER_URL, include_in_schema=False)
+@router.api_route(SERVICE_WORKER_URL, methods=["GET", "HEAD"], include_in_schema=False)
 async def service_worker(request: Request) -> Response:
     shell: WebShell = request.app.state.web_shell
     return Response(
