@@ -605,6 +605,12 @@ async function start() {
   });
   window.addEventListener("hashchange", route);
   route();
+  // The service worker keeps the page's shell, so it opens with no network (sw.js);
+  // registered once the page has loaded, so its caching never delays the first screen.
+  const register = () => navigator.serviceWorker.register("/sw.js").catch(() => {});
+  if (!("serviceWorker" in navigator)) return;
+  if (document.readyState === "complete") register();
+  else window.addEventListener("load", register, { once: true });
 }
 
 start().catch(showError);

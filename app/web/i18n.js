@@ -1,4 +1,5 @@
-// Strings come from /app/i18n/{lang}.json (same keys in every language).
+// Strings come from ./i18n/{lang}.json beside this module (same keys in every language),
+// so they share its versioned, cached-for-good URL.
 export const LANGUAGES = ["en", "hu", "fr", "ru"];
 const STORAGE_KEY = "squarescores.lang";
 
@@ -17,7 +18,7 @@ export function preferredLanguage() {
 
 export async function setLanguage(lang, { remember = false } = {}) {
   if (!LANGUAGES.includes(lang)) lang = "en";
-  const response = await fetch(`/app/i18n/${lang}.json`);
+  const response = await fetch(new URL(`./i18n/${lang}.json`, import.meta.url));
   strings = await response.json();
   current = lang;
   document.documentElement.lang = lang;

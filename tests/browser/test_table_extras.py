@@ -132,8 +132,9 @@ def test_the_vendored_qr_library_is_the_pinned_package() -> None:
 def qr_modules(page: Page, svg_index: int) -> tuple[int, set[tuple[int, int]]]:
     """The viewBox side and the dark modules that the indexed SVG draws."""
     svg = page.locator("svg.qr").nth(svg_index)
-    side = int(svg.get_attribute("viewBox").split()[2])  # type: ignore[union-attr]
+    # The path first: it waits for the code, drawn once the encoder has loaded.
     path = svg.locator("path.qr-modules").get_attribute("d") or ""
+    side = int(svg.get_attribute("viewBox").split()[2])  # type: ignore[union-attr]
     return side, {(int(x), int(y)) for x, y in MODULE.findall(path)}
 
 
