@@ -100,7 +100,9 @@ def test_an_own_table_without_negatives_refuses_in_the_preview_and_stores_what_i
 
     fill_points(page, {0: 3, 1: -1, 2: 0})
     # The page's own sentence for the field at fault; the server's detail below it.
-    expect(preview.locator(".preview-error .problem-text")).to_contain_text(EN["problem_field_points"])
+    expect(preview.locator(".preview-error .problem-text")).to_contain_text(
+        EN["problem_field_points"]
+    )
     expect(preview.locator(".preview-error .problem-detail")).to_contain_text(
         "this table has no negative points, got -1"
     )
@@ -132,7 +134,9 @@ def test_a_zero_sum_own_table_previews_the_balanced_round_it_then_stores(
     expect(preview).to_have_text(own_preview(NAMES, [5, -3, -2]))
     fill_points(page, {2: -1})  # typed over: the round no longer balances
     # The page's own sentence for the field at fault; the server's detail below it.
-    expect(preview.locator(".preview-error .problem-text")).to_contain_text(EN["problem_field_points"])
+    expect(preview.locator(".preview-error .problem-text")).to_contain_text(
+        EN["problem_field_points"]
+    )
     expect(preview.locator(".preview-error .problem-detail")).to_contain_text(
         "at a zero-sum table a round's points sum to 0, these sum to 1"
     )
@@ -198,7 +202,11 @@ def test_own_table_teams_count_from_one_with_their_players(
     page = phone.open(created["tokens"]["links"]["host"])
     page.wait_for_selector("#own-round")
     # French puts a narrow no-break space before ":" (i18n.js).
-    teams = ["Équipe 1\u202f: Anna et Dani", "Équipe 2\u202f: Bela et Ede", "Équipe 3\u202f: Cili et Flora"]
+    teams = [
+        "Équipe 1\u202f: Anna et Dani",
+        "Équipe 2\u202f: Bela et Ede",
+        "Équipe 3\u202f: Cili et Flora",
+    ]
     assert page.locator("#sheet thead th").all_inner_texts()[1:] == teams
     labels = page.locator("#own-round .own-points label span").all_inner_texts()
     assert labels == teams
