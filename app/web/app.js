@@ -14,6 +14,7 @@ import { askFirst, dismissAsk } from "./confirm.js";
 import { summaryOf, tableList } from "./tables.js";
 import { ScreenAwake } from "./wakelock.js";
 import { WithinReach } from "./reach.js";
+import { keepRead, lastRead } from "./lastread.js";
 
 const view = document.getElementById("view");
 const message = document.getElementById("message");
@@ -272,8 +273,10 @@ class Table {
       await this.learnRoles();
       await this.refresh();
     } catch (error) {
-      showError(error);
-      return;
+      if (error instanceof ApiError || !this.showLastRead()) {
+        showError(error);
+        return;
+      }
     }
     if (this.closed) return;
     if (this.entry.role === "host" && this.entry.links) {
@@ -332,6 +335,7 @@ class Table {
         // Teams as the page labels them (teams.js); every view reads them from here.
         this.sheet = labelled(match, sheet);
         this.entry = saveEntry(this.id, summaryOf(match, sheet.columns)); // for "Your tables"
+        keepRead(this.id, match, sheet);
         this.draw();
       } while (this.again && !this.closed);
     })();
@@ -340,6 +344,17 @@ class Table {
     } finally {
       this.refreshing = null;
     }
+  }
+
+  /** No network: the sheet as this phone last read it, with what waits to be sent; the
+   * 'online' event reads it again (reconnect). Answers whether there was one. */
+  showLastRead() {
+    const kept = lastRead(this.id);
+    if (!kept || this.closed) return false;
+    this.match = kept.match;
+    this.sheet = labelled(kept.match, kept.sheet);
+    this.draw();
+    return true;
   }
 
   refreshQuietly() {
@@ -439,7 +454,7 @@ class Table {
   /** A round went in (or was kept to send): say so and bring its row into view. */
   saved(sent, number = null) {
     this.reach.say(t(sent ? "round_saved" : "round_saved_offline"));
-    const rows = this.sheetBox.querySelectorAll("tbody tr[data-round]");
+    const rows = this.sheetBox.querySelectorAll("tbody tr[data-round], tbody tr.pending-round");
     const row = number ? this.sheetBox.querySelector(`tbody tr[data-round="${number}"]`) : rows[rows.length - 1];
     if (row) row.scrollIntoView({ block: "center" });
   }
@@ -449,7 +464,8 @@ class Table {
     const names = this.names();
     const parts = [h("strong", {}, t(`status_${match.status}`)), " · ", t("round_count", { n: match.round_count })];
     if (match.status === "in_progress") {
-      parts.push(" · ", t("next_dealer", { name: names[match.next_dealer] }));
+      // (moved on past the rounds still waiting to be sent, as the entry form is)
+      parts.push(" · ", t("next_dealer", { name: names[this.rounds.nextDealer()] }));
     }
     if (match.status !== "in_progress") {
       if (match.winner) {
@@ -512,7 +528,7 @@ class Table {
     clear(this.sheetBox).append(
       h("table", { class: "sheet", id: "sheet" }, h("thead", {}, head), body, foot),
     );
-    if (!sheet.rows.length) this.sheetBox.append(h("p", { class: "muted" }, t("no_rounds")));
+    if (!sheet.rows.length) this.sheetBox.append(h("p", { class: "muted no-rounds" }, t("no_rounds")));
     this.rounds.decorate(this.sheetBox); // entry.js: a round's number opens it
   }
 

@@ -4,7 +4,8 @@
 //   or the amounts the table worked out itself;
 // - Alkort: the deal by tapping tricks (tricks.js), or the deal's points;
 // - an own table: the round's points, one per seat or per team (own.js);
-// - whose deal it is (the match's next_dealer, the sheet rows' dealer);
+// - whose deal it is (the match's next_dealer, the sheet rows' dealer), moved on past the
+//   rounds still waiting to be sent, which the sheet shows as pending rows (pending.js);
 // - a round opened from the sheet (history.js): its history, and "Correct this round",
 //   which turns these cards into the correction of that round (PUT with If-Match);
 // - new rounds go through the outbox (outbox.js): kept on the device until the server
@@ -16,6 +17,7 @@ import { HandForm } from "./hand.js";
 import { OwnPointsForm } from "./own.js";
 import { RoundPanel, inputText } from "./history.js";
 import { Outbox } from "./outbox.js";
+import { held, pendingRows } from "./pending.js";
 import { storedProblemText } from "./problems.js";
 import { TrickTapper } from "./tricks.js";
 
@@ -38,11 +40,17 @@ export class RoundEntry {
     this.locked = false; // the link was re-issued: nothing more can be written with it
     this.started = false;
     this.busy = false;
+    this.landed = []; // rounds the server took, until the sheet read back shows them
     this.outbox = new Outbox(table.id, {
       token: () => this.table.token,
       version: () => (this.table.match ? this.table.match.version : null),
-      changed: () => this.drawOutbox(),
-      sent: () => this.table.refresh().catch(() => {}),
+      changed: () => this.drawQueued(),
+      sent: (round) => {
+        this.landed = [...this.landed.filter((each) => each.number !== round.number), round].sort(
+          (a, b) => a.number - b.number,
+        );
+        this.table.refresh().catch(() => {});
+      },
       reread: () => this.table.refresh(),
     });
     this.panel = new RoundPanel(table, { correct: (round, etag) => this.edit(round, etag) });
@@ -209,10 +217,10 @@ export class RoundEntry {
       this.dealer.textContent = row ? t("dealt_by", { name: names[row.dealer] }) : "";
     } else {
       const key = { alkort: "enter_deal", own_table: "enter_own_round" }[match.game] || "enter_hand";
-      this.title.textContent = t(key, { n: match.round_count + 1 });
-      this.dealer.textContent = t("deals_now", { name: names[match.next_dealer] });
+      this.title.textContent = t(key, { n: this.after() + this.queued() + 1 });
+      this.dealer.textContent = t("deals_now", { name: names[this.nextDealer()] });
     }
-    this.dealer.dataset.dealer = String(this.editing ? "" : match.next_dealer);
+    this.dealer.dataset.dealer = String(this.editing ? "" : this.nextDealer());
     this.cancel.hidden = !this.editing;
     this.main.classList.toggle("editing", Boolean(this.editing));
     if (this.alt) this.alt.classList.toggle("editing", Boolean(this.editing));
@@ -221,6 +229,59 @@ export class RoundEntry {
     if (this.saveDeal) this.saveDeal.textContent = label || t("add_deal");
     if (this.saveAmounts) this.saveAmounts.textContent = label || t("add_round");
     if (this.saveOwn) this.saveOwn.textContent = label || t("add_round");
+  }
+
+  // ---- rounds not on the server's sheet yet: the form counts them as played ----
+
+  /** The last round the server has, as far as this page knows (a sent round counts
+   * before the sheet is read back). */
+  after() {
+    const match = this.table.match;
+    this.landed = this.landed.filter((round) => round.number > match.round_count);
+    return Math.max(match.round_count, ...this.landed.map((round) => round.number));
+  }
+
+  /** The outbox's rounds that are going to be sent (a refused one waits for the user). */
+  queued() {
+    if (!this.table.canWrite || this.locked) return 0;
+    return this.outbox.items().filter((item) => !held(item)).length;
+  }
+
+  /** Whose deal it is once the queued and just-sent rounds are played: the deal passes
+   * one seat on per round, at every game. */
+  nextDealer() {
+    const match = this.table.match;
+    const ahead = this.after() - match.round_count + this.queued();
+    return (match.next_dealer + ahead) % match.players.length;
+  }
+
+  /** The outbox changed: its card, the pending rows, and the form's number and dealer. */
+  drawQueued() {
+    this.drawOutbox(); // (and the pending rows)
+    if (!this.table.match || !this.table.sheet) return;
+    if (this.main) this.drawHeader();
+    this.table.drawStatus();
+  }
+
+  /** The pending rows, after the sheet's own (app.js draws those). */
+  drawPending() {
+    const body = this.table.sheetBox.querySelector("#sheet tbody");
+    if (!body) return;
+    for (const tr of body.querySelectorAll("tr.pending-round")) tr.remove();
+    const sheet = this.table.sheet;
+    const after = this.after();
+    const items = this.table.canWrite && !this.locked ? this.outbox.items() : [];
+    const rows = pendingRows({
+      landed: this.landed,
+      items,
+      after,
+      columns: (sheet.teams || sheet.columns).length,
+      names: this.table.names(),
+      teams: sheet.columns,
+    });
+    body.append(...rows);
+    const empty = this.table.sheetBox.querySelector(".no-rounds");
+    if (empty) empty.hidden = rows.length > 0;
   }
 
   /** The plain amounts, one per seat (type one, the others follow as +2X / −X). */
@@ -495,6 +556,7 @@ export class RoundEntry {
   }
 
   drawOutbox() {
+    if (this.table.match && this.table.sheet) this.drawPending();
     const card = this.outboxCard;
     const items = this.table.canWrite ? this.outbox.shown() : [];
     const offline = !navigator.onLine && this.table.canWrite;
