@@ -183,3 +183,58 @@ def test_a_queued_round_the_server_refuses_shows_why_in_its_row_and_gives_its_de
     expect_form_at(page, 2, 1)
     assert len(server_rounds(server, match_id, host_token)) == 1
     player.check_clean()
+
+
+@pytest.mark.parametrize(
+    ("body", "title"),
+    [
+        ({"game": "alkort", "players": ["Anna", "Berta", "Csaba", "Dani"]}, "enter_deal"),
+        (
+            {
+                "game": "own_table",
+                "players": ["Anna", "Berta", "Csaba", "Dani", "Emil"],
+                "settings": {"first_dealer": 3},
+            },
+            "enter_own_round",
+        ),
+    ],
+    ids=["alkort", "own_table"],
+)
+def test_the_deal_passes_round_the_whole_table_past_queued_rounds(
+    browser: Browser, server: LiveServer, phones: list[Phone], body: dict[str, Any], title: str
+) -> None:
+    created = create(server, body)
+    match_id, host_token = created["id"], created["tokens"]["host"]
+    seats = len(body["players"])
+    first = body.get("settings", {}).get("first_dealer", 0)
+    player = new_phone(phones, browser, server)
+    page = player.open(created["tokens"]["links"]["players"][0])
+    page.wait_for_selector("#live.on")
+    line = page.locator("#dealer-line")
+    heading = page.locator(".card.entry .panel-head h2")
+    expect(line).to_have_attribute("data-dealer", str(first))
+
+    go_offline(player.context, page)
+    for played in range(1, 3):
+        if body["game"] == "alkort":
+            page.click('button.point[data-team="0"][data-points="5"]')
+            page.wait_for_timeout(1600)  # a double tap is one deal: the buttons wait a moment
+        else:
+            for seat in range(seats):
+                page.fill(f'input[name="points{seat}"]', str(seat - 2))
+            page.click("#add-own")
+        expect(page.locator(PENDING)).to_have_count(played)
+        expect(line).to_have_attribute("data-dealer", str((first + played) % seats))
+        expect(heading).to_have_text(EN[title].format(n=played + 1))
+    shots = ROOT / "build" / "screenshots"
+    shots.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(shots / f"offline-pending-{body['game']}.png"), full_page=True)
+
+    player.context.set_offline(False)
+    page.wait_for_selector('#sheet tbody tr[data-round="2"]', timeout=SEND_TIMEOUT_MS)
+    expect(page.locator(PENDING)).to_have_count(0)
+    assert len(server_rounds(server, match_id, host_token)) == 2
+    match = api(server, "GET", f"/v1/matches/{match_id}", host_token).json()
+    expect(line).to_have_attribute("data-dealer", str(match["next_dealer"]))
+    assert match["next_dealer"] == (first + 2) % seats
+    player.check_clean()
