@@ -20,3 +20,8 @@ export function lastRead(id) {
     return null;
   }
 }
+
+/** Forgotten on this phone: its last read goes too. */
+export function forgetRead(id) {
+  if (lastRead(id)) localStorage.removeItem(KEY);
+}

@@ -7,6 +7,8 @@
 // null until /me tells it. The page acts with the strongest (host > player > viewer),
 // written beside them as `token`, `role` and `seat`, so opening a weaker link never
 // takes a stronger key away.
+import { forgetRead } from "./lastread.js";
+
 const KEY = "squarescores.matches";
 const RANK = { host: 3, player: 2, viewer: 1 };
 
@@ -105,6 +107,7 @@ export function forget(id) {
   const all = readAll();
   delete all[id];
   writeAll(all);
+  forgetRead(id);
 }
 
 export function entries() {

@@ -70,10 +70,11 @@ def new_phone(phones: list[Phone], browser: Browser, server: LiveServer, **kwarg
 
 
 def rows(page: Page) -> list[list[str]]:
-    """The sheet's rows as the page shows them: the round's number, then its cells."""
+    """The sheet's rounds as the page shows them: the round's number, then its cells
+    (not the pending rows of rounds still waiting to be sent)."""
     return [
         [cell.strip() for cell in row.locator("th, td").all_inner_texts()]
-        for row in page.locator("#sheet tbody tr").all()
+        for row in page.locator("#sheet tbody tr[data-round]").all()
     ]
 
 
