@@ -238,3 +238,20 @@ def test_the_deal_passes_round_the_whole_table_past_queued_rounds(
     expect(line).to_have_attribute("data-dealer", str(match["next_dealer"]))
     assert match["next_dealer"] == (first + 2) % seats
     player.check_clean()
+
+
+def test_a_forgotten_table_leaves_no_last_read_behind(
+    browser: Browser, server: LiveServer, phones: list[Phone]
+) -> None:
+    created = create(server, {"game": "asszorti", "players": NAMES})
+    phone = new_phone(phones, browser, server)
+    page = phone.open(created["tokens"]["links"]["players"][0])
+    page.wait_for_selector("#live.on")
+    kept = json.loads(page.evaluate("localStorage.getItem('squarescores.lastread')"))
+    assert kept["id"] == created["id"] and "tokens" not in kept["match"]
+    page.click('a[href="#/"]')
+    page.locator(f'#tables li.table-item[data-id="{created["id"]}"] button.forget').click()
+    page.click("#confirm-yes")
+    expect(page.locator("#tables li.table-item")).to_have_count(0)
+    assert page.evaluate("localStorage.getItem('squarescores.lastread')") is None
+    phone.check_clean()
