@@ -90,6 +90,16 @@ class EventStream(StreamingResponse):
         if self.background is not None:
             await self.background()
 
+    async def stream_response(self, send: Send) -> None:
+        """Starlette's, except that a stream waiting for its next event holds none of
+        what it sent (its opening can be a long match's whole snapshot)."""
+        start = {"type": "http.response.start", "status": self.status_code}
+        await send({**start, "headers": self.raw_headers})
+        async for chunk in self.events:
+            await send({"type": "http.response.body", "body": chunk, "more_body": True})
+            del chunk
+        await send({"type": "http.response.body", "body": b"", "more_body": False})
+
     def client_left(self, listener: asyncio.Task[None]) -> None:
         """The listener's end: the client left (or ``receive`` failed), so the stream
         stops, unless it has ended already."""
