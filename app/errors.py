@@ -66,6 +66,14 @@ class MatchFull(ServiceError):
     code, title = "match_full", "The match holds as many rounds as it can"
 
 
+class MatchNotEnded(ServiceError):
+    code, title = "match_not_ended", "The match has not ended"
+
+
+class RematchExists(ServiceError):
+    code, title = "rematch_exists", "The match has a rematch already"
+
+
 class NotLastRound(ServiceError):
     code, title = "not_last_round", "Only the last round can be removed"
 

@@ -212,6 +212,14 @@ def _settings_update() -> type[StrictModel]:
 SettingsUpdate = _settings_update()
 
 
+class PlayerUpdate(StrictModel):
+    """A seat's new name (updatePlayer)."""
+
+    model_config = ConfigDict(json_schema_extra={"examples": [{"name": "Berta"}]})
+
+    name: PlayerName
+
+
 class MatchUpdate(StrictModel):
     """What the host may change: settings (only those sent), player and team names."""
 
@@ -286,6 +294,8 @@ _MATCH_EXAMPLE: dict[str, Any] = {
     "updated_at": "2026-11-29T20:15:00Z",
     "ended_at": None,
     "ended_by": None,
+    "rematch_id": None,
+    "rematch_of": None,
 }
 
 
@@ -334,6 +344,12 @@ class MatchRead(Read):
     updated_at: datetime
     ended_at: datetime | None
     ended_by: str | None = Field(None, description="who ended the match: host or seat:N")
+    rematch_id: str | None = Field(
+        None, description="the match started as this one's rematch (startRematch); null if none"
+    )
+    rematch_of: str | None = Field(
+        None, description="the ended match this one is the rematch of; null if none"
+    )
 
 
 class JoinLinks(Read):
@@ -369,10 +385,12 @@ class TokenRole(StrEnum):
 
 
 class TokenAction(StrEnum):
-    """What happened to a match's tokens."""
+    """What happened to the match besides its rounds: a token re-issued or recovered, a
+    player renamed."""
 
     TOKEN_REISSUED = "token_reissued"
     HOST_TOKEN_RECOVERED = "host_token_recovered"
+    PLAYER_RENAMED = "player_renamed"
 
 
 class RevisionAction(StrEnum):
@@ -448,6 +466,8 @@ _EVENT_EXAMPLE: dict[str, Any] = {
     "seat": 1,
     "by": "host",
     "recorded_at": "2026-12-01T20:15:00Z",
+    "old_name": None,
+    "new_name": None,
 }
 
 
@@ -462,10 +482,13 @@ class MatchEventRead(Read):
     seat: int | None
     by: str = Field(description="host, seat:N, or recovery (the host's recovery code)")
     recorded_at: datetime
+    old_name: str | None = Field(None, description="a renamed player's name before; else null")
+    new_name: str | None = Field(None, description="a renamed player's name after; else null")
 
 
 class MatchHistory(Read):
-    """A page of the token changes, oldest first (each round's own history is at its
+    """A page of the token changes and renames, oldest first (each round's own history is
+    at its
     /history); ``next`` is where the following page is."""
 
     model_config = ConfigDict(

@@ -45,7 +45,7 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator, Sequence
 from contextlib import asynccontextmanager, contextmanager, suppress
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
@@ -74,6 +74,7 @@ DEFAULT_POSTGRES_URL = os.environ.get(
 )
 PLAYERS = ["Anna", "Berta", "Csaba"]
 ROUND_BODIES = [[2, -1, -1], [-1, 2, -1], [-1, -1, 2], [4, -2, -2], [-2, 4, -2], [-6, 3, 3]]
+BENCH_PACKAGES = ("uvicorn", "httptools", "fastapi", "sqlalchemy")  # their versions, in the results
 SAFE_LUA_STRING = re.compile(r"[A-Za-z0-9_.\-]+")
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 CPUS = os.cpu_count() or 1
@@ -712,17 +713,37 @@ class Match:
     token: str
 
 
+def round_body(k: int) -> dict[str, Any]:
+    """The ``k``-th round of a bench match: ``ROUND_BODIES`` in turn."""
+    return {"type": "asszorti_amounts", "amounts": ROUND_BODIES[k % len(ROUND_BODIES)]}
+
+
+async def create_match(client: httpx.AsyncClient) -> dict[str, Any]:
+    """A new Asszorti match of ``PLAYERS``: createMatch's 201 body (its id and tokens)."""
+    response = await client.post("/v1/matches", json={"game": "asszorti", "players": PLAYERS})
+    if response.status_code != 201:
+        raise BenchError(f"createMatch answered {response.status_code}: {response.text[:300]}")
+    body: dict[str, Any] = response.json()
+    return body
+
+
+async def post_round(client: httpx.AsyncClient, match_id: str, token: str, k: int) -> None:
+    """``round_body(k)`` entered at the match (201, or BenchError)."""
+    response = await client.post(
+        f"/v1/matches/{match_id}/rounds",
+        json=round_body(k),
+        headers={"Authorization": f"Bearer {token}"},
+    )
+    if response.status_code != 201:
+        raise BenchError(f"POST round answered {response.status_code}: {response.text[:300]}")
+
+
 async def _create_matches(
     client: httpx.AsyncClient, count: int, gate: asyncio.Semaphore
 ) -> list[Match]:
     async def one() -> Match:
         async with gate:
-            response = await client.post(
-                "/v1/matches", json={"game": "asszorti", "players": PLAYERS}
-            )
-        if response.status_code != 201:
-            raise BenchError(f"createMatch answered {response.status_code}: {response.text[:300]}")
-        body = response.json()
+            body = await create_match(client)
         return Match(body["id"], body["tokens"]["host"])
 
     return list(await asyncio.gather(*(one() for _ in range(count))))
@@ -736,19 +757,7 @@ async def _add_rounds(
     async def chunk(match: Match, count: int, offset: int) -> None:
         async with gate:
             for k in range(count):
-                body = {
-                    "type": "asszorti_amounts",
-                    "amounts": ROUND_BODIES[(offset + k) % len(ROUND_BODIES)],
-                }
-                response = await client.post(
-                    f"/v1/matches/{match.id}/rounds",
-                    json=body,
-                    headers={"Authorization": f"Bearer {match.token}"},
-                )
-                if response.status_code != 201:
-                    raise BenchError(
-                        f"POST round answered {response.status_code}: {response.text[:300]}"
-                    )
+                await post_round(client, match.id, match.token, offset + k)
 
     tasks = []
     for match, rounds in plan:
@@ -1268,6 +1277,12 @@ def run_scale(section: Section, other_workers: int) -> None:
 # -- resilience ----------------------------------------------------------------------------
 
 
+def percentile(ordered: Sequence[float], percent: float) -> float:
+    """Nearest rank: the smallest of the (sorted, not empty) values with at least
+    ``percent``% of them at or below it."""
+    return ordered[max(0, min(len(ordered) - 1, math.ceil(percent / 100 * len(ordered)) - 1))]
+
+
 @dataclass
 class Probe:
     """A request sent at a steady rate while something else goes on.
@@ -1285,8 +1300,7 @@ class Probe:
     errors: dict[str, int] = field(default_factory=dict)  # no answer, by exception
 
     def percentile(self, percent: float) -> float | None:
-        ordered = sorted(self.latencies_ms)
-        return ordered[max(0, math.ceil(percent / 100 * len(ordered)) - 1)] if ordered else None
+        return percentile(sorted(self.latencies_ms), percent) if self.latencies_ms else None
 
     @property
     def all_ok(self) -> bool:
@@ -1491,7 +1505,7 @@ async def _locked(
             try:
                 response = await client.post(
                     f"/v1/matches/{match.id}/rounds",
-                    json={"type": "asszorti_amounts", "amounts": ROUND_BODIES[0]},
+                    json=round_body(0),
                     headers={"Authorization": f"Bearer {match.token}"},
                 )
                 status, detail = response.status_code, response.text[:300]
@@ -1647,6 +1661,11 @@ def run_heavy_reads(section: Section) -> None:
         "rss_kib": {"idle": idle, "before": before, "after": after},
         "connection_memory": memory,
         "without_kept_states": {"paging": unkept, "probes": unkept_probes},
+    }
+    section.mechanisms["kept_fold_states"] = {
+        "what": f"{PAGING_CLIENTS} clients paging a {rounds}-round match",
+        "with": paging,
+        "without": unkept,
     }
     for probe in probes:
         progress(f"  {probe.name:<22} p99 {probe.percentile(99) or 0:>8.1f} ms {probe.statuses}")
@@ -1849,7 +1868,8 @@ def judge(section: Section) -> None:
 # -- output --------------------------------------------------------------------------------
 
 
-def _num(value: float | None, digits: int = 0) -> str:
+def figure(value: float | None, digits: int = 0) -> str:
+    """A figure for a report: thousands separated, ``-`` when there is none."""
     return "-" if value is None else f"{value:,.{digits}f}"
 
 
@@ -1876,10 +1896,10 @@ def table_rows(measurements: list[Measurement], with_db: bool) -> list[str]:
         errors = sum(m.socket_errors.values())
         flag = ("" if m.clean else "  <- UNEXPECTED") + ("  <- disturbed" if m.disturbed else "")
         lines.append(
-            f"{m.what:<34}{m.connections:>6}{_num(m.rps):>9}{_num(m.ratio_to_bare, 2):>8}"
+            f"{m.what:<34}{m.connections:>6}{figure(m.rps):>9}{figure(m.ratio_to_bare, 2):>8}"
             f"{_ms_text(m.latency_ms['p50']):>8}{_ms_text(m.latency_ms['p99']):>8}"
-            f"{m.non_2xx:>8}{errors:>9}{_num(m.server_cpu_us_per_request):>11}"
-            + (f"{_num(m.db_cpu_us_per_request):>10}" if with_db else "")
+            f"{m.non_2xx:>8}{errors:>9}{figure(m.server_cpu_us_per_request):>11}"
+            + (f"{figure(m.db_cpu_us_per_request):>10}" if with_db else "")
             + f"{m.wrk_cores:>7.0%}{m.other_cores:>7.0%}  {_rss_text(m.rss_kib)}{flag}"
         )
     return lines
@@ -1934,8 +1954,8 @@ def resilience_report(section: Section, with_db: bool) -> list[str]:
             f"proxy {rtt['proxied']:.2f} ms); fresh servers, 1 worker, "
             f"{latency['connections']} connections:",
             *table_rows(list(latency["measurements"].values()), with_db),
-            f"through the proxy / loopback: POST round {_num(ratios['post_round'], 2)}, "
-            f"GET match {_num(ratios['get_match'], 2)}",
+            f"through the proxy / loopback: POST round {figure(ratios['post_round'], 2)}, "
+            f"GET match {figure(ratios['get_match'], 2)}",
         ]
     if (stall := section.stall) is not None:
         out += [
@@ -1976,17 +1996,24 @@ def mechanism_rows(section: Section) -> list[str]:
         return []
     out = [
         "",
-        "What a mechanism buys: the same measurement on a fresh server with it and without it:",
+        "What a mechanism buys: the same measurement with it and without it, in this run:",
         f"{'mechanism':<22} {'measurement':<52} {'p50 with/without ms':>20} "
         f"{'p99 with/without ms':>20} {'req/s with/without':>20}",
     ]
     for name, runs in section.mechanisms.items():
-        with_, without = runs["with"], runs["without"]
-        p50 = f"{with_.latency_ms['p50']:.1f} / {without.latency_ms['p50']:.1f}"
-        p99 = f"{with_.latency_ms['p99']:.1f} / {without.latency_ms['p99']:.1f}"
-        rps = f"{with_.rps:,.0f} / {without.rps:,.0f}"
+        p50, p99, rps = with_and_without(runs["with"].to_json(), runs["without"].to_json())
         out.append(f"{name:<22} {runs['what']:<52} {p50:>20} {p99:>20} {rps:>20}")
     return out
+
+
+def with_and_without(with_: dict[str, Any], without: dict[str, Any]) -> tuple[str, str, str]:
+    """p50, p99 and req/s of a mechanism's two measurements (as in the JSON), each as
+    "with / without"."""
+    return (
+        f"{with_['latency_ms']['p50']:.1f} / {without['latency_ms']['p50']:.1f}",
+        f"{with_['latency_ms']['p99']:.1f} / {without['latency_ms']['p99']:.1f}",
+        f"{with_['rps']:,.0f} / {without['rps']:,.0f}",
+    )
 
 
 def report(section: Section) -> str:
@@ -2000,7 +2027,8 @@ def report(section: Section) -> str:
         f"{plan.duration} s per measurement · app/ {section.app_fingerprint} ===",
         f"baseline: bare FastAPI GET /bare = {bare.rps:,.0f} req/s "
         f"(p50 {_ms_text(bare.latency_ms['p50'])} ms, p99 {_ms_text(bare.latency_ms['p99'])} ms, "
-        f"app {_num(bare.server_cpu_us_per_request)} µs/req, wrk {bare.wrk_cores:.0%} of a core); "
+        f"app {figure(bare.server_cpu_us_per_request)} µs/req, "
+        f"wrk {bare.wrk_cores:.0%} of a core); "
         "'x bare' divides by it",
         "",
         "Endpoints, each on its own; the mix three times "
@@ -2022,8 +2050,8 @@ def report(section: Section) -> str:
     for check in section.flat_checks:
         unit = check["unit"]
         out.append(
-            f"{check['name']:<62}{_num(check['short'], 1):>12}{_num(check['long'], 1):>12}"
-            f"{_num(check['ratio'], 2):>9}  ({unit})"
+            f"{check['name']:<62}{figure(check['short'], 1):>12}{figure(check['long'], 1):>12}"
+            f"{figure(check['ratio'], 2):>9}  ({unit})"
         )
     correction = section.flat_checks[-1]
     out.append(
@@ -2044,8 +2072,8 @@ def report(section: Section) -> str:
             *table_rows(list(same.values()), with_db),
             "app / same SQL, x bare: "
             + ", ".join(
-                f"{op} {_num(section.endpoints[op].ratio_to_bare, 2)} / "
-                f"{_num(same[op].ratio_to_bare, 2)}"
+                f"{op} {figure(section.endpoints[op].ratio_to_bare, 2)} / "
+                f"{figure(same[op].ratio_to_bare, 2)}"
                 for op in ("post_round", "get_match")
             )
             + "; information, no target",
@@ -2059,8 +2087,8 @@ def report(section: Section) -> str:
             f"with {plan.workers} worker(s) just before and just after):",
             *table_rows(list(scale["measurements"].values()), with_db),
             f"POST round {high} workers / {low} (over the mean of the runs around it): "
-            f"{_num(scale['post_round_ratio'], 2)} "
-            f"(bare: {_num(scale['bare_ratio'], 2)}; wrk and PostgreSQL share the same "
+            f"{figure(scale['post_round_ratio'], 2)} "
+            f"(bare: {figure(scale['bare_ratio'], 2)}; wrk and PostgreSQL share the same "
             f"{CPUS} cores); information, no target",
         ]
     rss = [run.rss_total_kib / 1024 for run in section.mix_runs]
@@ -2176,7 +2204,12 @@ def section_json(section: Section) -> dict[str, Any]:
     }
 
 
-def environment(plan: Plan) -> dict[str, Any]:
+def environment(
+    plan: Any, *, packages: Sequence[str] = BENCH_PACKAGES, **more: Any
+) -> dict[str, Any]:
+    """The machine, the versions and the commit a run measured, with ``more`` (a bench's
+    own facts) and its plan."""
+
     def version(package: str) -> str:
         try:
             return importlib.metadata.version(package)
@@ -2195,17 +2228,19 @@ def environment(plan: Plan) -> dict[str, Any]:
         "cpus": CPUS,
         "kernel": platform.release(),
         "python": platform.python_version(),
-        "packages": {p: version(p) for p in ("uvicorn", "httptools", "fastapi", "sqlalchemy")},
+        "packages": {p: version(p) for p in packages},
         "uvicorn_flags": list(UVICORN_FLAGS),
         "wrk": wrk_version(),
         "git_commit": git("rev-parse", "HEAD"),
         "git_dirty_paths": len(git("status", "--porcelain").splitlines()),
+        **more,
         "plan": {k: str(v) if isinstance(v, Path) else v for k, v in asdict(plan).items()},
     }
 
 
-def targets_markdown(results: dict[str, Any]) -> str:
-    """The targets of a run as the Markdown table docs/performance.md shows."""
+def results_markdown(results: dict[str, Any]) -> str:
+    """The targets of a run, and what each mechanism buys (when the run measured it), as
+    the Markdown tables docs/performance.md shows."""
     env = results["environment"]
     dirty = " (with uncommitted changes)" if env.get("git_dirty_paths") else ""
     lines = [
@@ -2225,6 +2260,26 @@ def targets_markdown(results: dict[str, Any]) -> str:
             lines.append(f"| {kind} | {each['name']} | {shown} | {each['target']} | {verdict} |")
     for kind, error in results["failures"].items():
         lines.append(f"| {kind} | could not be measured: {error.splitlines()[0]} | | | |")
+    mechanisms = [
+        (kind, name, runs)
+        for kind, section in results["databases"].items()
+        for name, runs in section["mechanisms"].items()
+    ]
+    if mechanisms:
+        lines += [
+            "",
+            "What a mechanism buys: the same measurement with it and without it, in this "
+            "run (disturbed: either one was measured while other processes used the CPU).",
+            "",
+            "| database | mechanism | measurement | p50 ms with / without "
+            "| p99 ms with / without | req/s with / without |",
+            "|---|---|---|---|---|---|",
+        ]
+        for kind, name, runs in mechanisms:
+            p50, p99, rps = with_and_without(runs["with"], runs["without"])
+            if runs["with"].get("disturbed") or runs["without"].get("disturbed"):
+                name += " (disturbed)"
+            lines.append(f"| {kind} | {name} | {runs['what']} | {p50} | {p99} | {rps} |")
     return "\n".join(lines) + "\n"
 
 
@@ -2262,8 +2317,8 @@ def run(plan: Plan) -> int:
     plan.output.parent.mkdir(parents=True, exist_ok=True)
     plan.output.write_text(json.dumps(results, indent=2, ensure_ascii=False) + "\n")
     table = plan.output.with_suffix(".md")
-    table.write_text(targets_markdown(results))
-    print(f"\nresults: {plan.output}, the targets as a table: {table}")
+    table.write_text(results_markdown(results))
+    print(f"\nresults: {plan.output}, the targets and what each mechanism buys: {table}")
     if failures:
         print(f"FAILED to measure: {', '.join(failures)} (see above)")
         return 2

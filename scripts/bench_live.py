@@ -3,8 +3,8 @@
 ``GET /v1/matches/{id}/events`` (Server-Sent Events) is measured against the real thing:
 ``python -m uvicorn app.main:app`` on loopback, over a freshly migrated SQLite file and a
 fresh PostgreSQL database, with the uvicorn flags the app is served with
-(``app/serving.py``). Servers, databases and wrk are driven by the helpers of
-``scripts/bench.py``.
+(``app/serving.py``). Servers, databases, wrk, the matches, the figures and the run's
+environment are those of ``scripts/bench.py``.
 
 What is measured, per database and per layout:
 
@@ -58,11 +58,8 @@ import argparse
 import asyncio
 import contextlib
 import gc
-import importlib.metadata
 import json
-import math
 import os
-import platform
 import resource
 import shutil
 import subprocess
@@ -71,7 +68,7 @@ import tempfile
 import time
 from collections import Counter
 from collections.abc import Awaitable, Callable
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, TypeVar
@@ -82,8 +79,8 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:  # `python scripts/bench_live.py` puts scripts/ first
     sys.path.insert(0, str(ROOT))
 
-from app.serving import UVICORN_FLAGS  # noqa: E402
 from scripts.bench import (  # noqa: E402
+    BENCH_PACKAGES,
     CLOCK_TICKS,
     CPUS,
     DEFAULT_POSTGRES_URL,
@@ -95,23 +92,26 @@ from scripts.bench import (  # noqa: E402
     Server,
     app_fingerprint,
     cpu_seconds,
+    create_match,
+    environment,
+    figure,
     machine_ticks,
     measure,
+    percentile,
+    post_round,
     postgres_database,
     postgres_pids,
     progress,
+    round_body,
     rss_kib,
     run_bench,
     run_wrk,
     server_env,
     sqlite_database,
     write_pool,
-    wrk_version,
 )
 
 DEFAULT_OUTPUT = ROOT / "bench" / "results" / "live-latest.json"
-PLAYERS = ["Anna", "Berta", "Csaba"]
-ROUND_BODIES = [[2, -1, -1], [-1, 2, -1], [-1, -1, 2], [4, -2, -2], [-2, 4, -2], [-6, 3, 3]]
 
 TARGET_FANOUT_P99_MS = 100.0  # issue #13: write's 2xx to the event at every subscriber
 # req/s with every stream open over req/s with none (same server, same run): this harness's
@@ -279,21 +279,12 @@ class LiveMatch:
         return {"Authorization": f"Bearer {token or self.host}"}
 
 
-def round_body(k: int) -> dict[str, Any]:
-    return {"type": "asszorti_amounts", "amounts": ROUND_BODIES[k % len(ROUND_BODIES)]}
-
-
 async def create_matches(client: httpx.AsyncClient, count: int) -> list[LiveMatch]:
     gate = asyncio.Semaphore(SETUP_CONCURRENCY)
 
     async def one() -> LiveMatch:
         async with gate:
-            response = await client.post(
-                "/v1/matches", json={"game": "asszorti", "players": PLAYERS}
-            )
-        if response.status_code != 201:
-            raise BenchError(f"createMatch answered {response.status_code}: {response.text[:300]}")
-        body = response.json()
+            body = await create_match(client)
         tokens = body["tokens"]
         readers = (tokens["viewer"], *tokens["players"], tokens["host"])
         return LiveMatch(body["id"], tokens["host"], readers)
@@ -307,11 +298,7 @@ async def add_rounds(client: httpx.AsyncClient, matches: list[LiveMatch], rounds
     async def one(match: LiveMatch) -> None:
         async with gate:
             for k in range(rounds):
-                response = await client.post(
-                    f"/v1/matches/{match.id}/rounds", json=round_body(k), headers=match.auth()
-                )
-                if response.status_code != 201:
-                    raise BenchError(f"POST round answered {response.status_code}")
+                await post_round(client, match.id, match.host, k)
 
     await asyncio.gather(*(one(match) for match in matches))
 
@@ -572,11 +559,6 @@ def server_gc(
 
 
 # -- figures -------------------------------------------------------------------------------
-
-
-def percentile(ordered: list[float], p: float) -> float:
-    """Nearest rank: the smallest value with at least p% of the values at or below it."""
-    return ordered[max(0, min(len(ordered) - 1, math.ceil(p / 100 * len(ordered)) - 1))]
 
 
 def distribution_ms(values: list[float]) -> dict[str, float] | None:
@@ -1294,10 +1276,6 @@ def scale_targets(scale: dict[str, Any]) -> list[dict[str, Any]]:
 # -- the report ----------------------------------------------------------------------------
 
 
-def _n(value: float | None, digits: int = 1) -> str:
-    return "-" if value is None else f"{value:,.{digits}f}"
-
-
 def report(kind: str, section: dict[str, Any], plan: Plan) -> str:
     lines = [
         "",
@@ -1318,10 +1296,12 @@ def report(kind: str, section: dict[str, Any], plan: Plan) -> str:
             f"{workers + (' worker' if workers == '1' else ' workers'):<10}"
             f"{layout['streams']:>8,}{layout['writes']['acknowledged']:>8,}"
             f"{events['delivered']:>7,}/{events['expected']:<8,}"
-            f"{_n(lat.get('p50')):>9}{_n(lat.get('p99')):>9}{_n(lat.get('max')):>9}"
-            f"{_n(layout['memory']['kib_per_stream']):>12}"
-            f"{_n(cpu['stream_worker_us_per_event'], 0):>14}{_n(cpu['generator_cores'], 2):>11}"
-            f"{_n(cpu['other_cores'], 2):>13}"
+            f"{figure(lat.get('p50'), 1):>9}{figure(lat.get('p99'), 1):>9}"
+            f"{figure(lat.get('max'), 1):>9}"
+            f"{figure(layout['memory']['kib_per_stream'], 1):>12}"
+            f"{figure(cpu['stream_worker_us_per_event'], 0):>14}"
+            f"{figure(cpu['generator_cores'], 2):>11}"
+            f"{figure(cpu['other_cores'], 2):>13}"
             + ("  DISTURBED" if cpu["other_cores"] > DISTURBED else "")
         )
     lines.append(
@@ -1335,12 +1315,12 @@ def report(kind: str, section: dict[str, Any], plan: Plan) -> str:
         wl = writes["latency_ms"] or {}
         note = (
             f"  {workers} worker(s): streams opened in {layout['open_seconds']:.1f} s; "
-            f"write 2xx p50 {_n(wl.get('p50'))} ms p99 {_n(wl.get('p99'))} ms; "
+            f"write 2xx p50 {figure(wl.get('p50'), 1)} ms p99 {figure(wl.get('p99'), 1)} ms; "
             f"stream worker {cpu['stream_worker_cores']:.2f} cores"
             + (
                 " (it also served the writes)"
                 if cpu["includes_the_writes"]
-                else f", writer worker {_n(cpu['writer_worker_us_per_write'], 0)} us CPU/write"
+                else f", writer worker {figure(cpu['writer_worker_us_per_write'], 0)} us CPU/write"
             )
             + (
                 f"; PostgreSQL {cpu['postgres_cpu_s']:.1f} CPU s"
@@ -1379,9 +1359,9 @@ def report(kind: str, section: dict[str, Any], plan: Plan) -> str:
         for name, row in throughput["rows"].items():
             lines.append(
                 f"{name:<12}{row['rps_no_streams']:>12,.0f}{row['rps_streams_open']:>14,.0f}"
-                f"{_n(row['with_over_without'], 2):>14}"
-                f"{_n(row['ratio_to_bare_no_streams'], 3):>11}"
-                f"{_n(row['ratio_to_bare_streams_open'], 3):>10}"
+                f"{figure(row['with_over_without'], 2):>14}"
+                f"{figure(row['ratio_to_bare_no_streams'], 3):>11}"
+                f"{figure(row['ratio_to_bare_streams_open'], 3):>10}"
                 f"{row['p99_ms_no_streams']:>9.1f}{row['p99_ms_streams_open']:>8.1f}"
                 f"{row['other_cores_no_streams']:>7.2f}/{row['other_cores_streams_open']:.2f}"
                 + ("  DISTURBED" if row["disturbed"] else "")
@@ -1454,41 +1434,6 @@ def raise_open_files() -> int:
     return resource.getrlimit(resource.RLIMIT_NOFILE)[0]
 
 
-def environment(plan: Plan, open_files: int) -> dict[str, Any]:
-    def version(package: str) -> str:
-        try:
-            return importlib.metadata.version(package)
-        except importlib.metadata.PackageNotFoundError:
-            return "missing"
-
-    def git(*args: str) -> str:
-        try:
-            run = subprocess.run(
-                ["git", *args], cwd=ROOT, capture_output=True, text=True, timeout=10, check=False
-            )
-        except (OSError, subprocess.SubprocessError):
-            return ""
-        return run.stdout.strip()
-
-    return {
-        "cpus": CPUS,
-        "kernel": platform.release(),
-        "python": platform.python_version(),
-        "packages": {
-            p: version(p) for p in ("uvicorn", "httptools", "fastapi", "sqlalchemy", "httpx")
-        },
-        "uvicorn_flags": list(UVICORN_FLAGS),
-        "wrk": wrk_version(),
-        "open_files_limit": open_files,
-        "git_commit": git("rev-parse", "HEAD"),
-        "git_dirty_paths": len(git("status", "--porcelain").splitlines()),
-        "app_fingerprint": app_fingerprint(),
-        "generator": "one asyncio process (httpx): every stream and the writer; wrk for req/s; "
-        "on the same machine as the servers",
-        "plan": {k: str(v) if isinstance(v, Path) else v for k, v in asdict(plan).items()},
-    }
-
-
 def run(plan: Plan) -> int:
     open_files = raise_open_files()
     streams = max(plan.streams, plan.scale_streams + plan.crowd)
@@ -1514,7 +1459,14 @@ def run(plan: Plan) -> int:
     results = {
         "started_at": started.isoformat(),
         "finished_at": datetime.now(UTC).isoformat(),
-        "environment": environment(plan, open_files),
+        "environment": environment(
+            plan,
+            packages=(*BENCH_PACKAGES, "httpx"),
+            open_files_limit=open_files,
+            app_fingerprint=app_fingerprint(),
+            generator="one asyncio process (httpx): every stream and the writer; wrk for "
+            "req/s; on the same machine as the servers",
+        ),
         "targets": {
             "fanout_p99_ms": TARGET_FANOUT_P99_MS,
             "keep_with_streams": TARGET_KEEP,

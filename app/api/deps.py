@@ -1,5 +1,5 @@
 """Request dependencies: the database, the settings, and the request's turn at the
-database (``ReaderDep``, ``SnapshotReaderDep``, ``PlayerDep``, ``HostDep``;
+database (``ReaderDep``, ``SnapshotReaderDep``, ``PlayerDep``, ``PlayerReaderDep``, ``HostDep``;
 ``WriteTurnDep`` for a write open to anyone).
 
 A route declares what it needs, and gets its turn: the bearer token's shape has been
@@ -89,7 +89,7 @@ class Caller:
 class Turn:
     """The request's turn at the database (``Database.turn``), held from before its
     route runs until the route returns; the route opens its one unit of work in it,
-    in its worker thread: ``with turn.caller() as caller:`` (or ``turn.unit()`` for a
+    in its worker thread: ``with turn.caller() as caller:`` (or ``turn.unit_of_work()`` for a
     write open to anyone)."""
 
     db: Database
@@ -98,7 +98,7 @@ class Turn:
     access: Access | None = None  # what the caller claims, checked by ``caller()``
 
     @contextmanager
-    def unit(self) -> Iterator[UnitOfWork]:
+    def unit_of_work(self) -> Iterator[UnitOfWork]:
         """The unit of work: committed when the block ends, rolled back if it raises."""
         with self.db.unit_of_work(write=self.write, snapshot=self.snapshot) as uow:
             yield uow
@@ -106,7 +106,7 @@ class Turn:
     @contextmanager
     def caller(self) -> Iterator[Caller]:
         """The unit of work with the caller checked in it (``check``)."""
-        with self.unit() as uow:
+        with self.unit_of_work() as uow:
             yield self.check(uow)
 
     def check(self, uow: UnitOfWork) -> Caller:
@@ -161,6 +161,8 @@ SnapshotReaderDep = Annotated[
 # A write any role may make (a stream ticket).
 ReaderWriteDep = Annotated[Turn, Depends(CallerTurn(Permission.READ, write=True), scope="function")]
 PlayerDep = Annotated[Turn, Depends(CallerTurn(Permission.PLAY, write=True), scope="function")]
+# A read only a player or the host may make (a round's preview): the match is not locked.
+PlayerReaderDep = Annotated[Turn, Depends(CallerTurn(Permission.PLAY), scope="function")]
 HostDep = Annotated[Turn, Depends(CallerTurn(Permission.HOST, write=True), scope="function")]
 WriteTurnDep = Annotated[Turn, Depends(write_turn, scope="function")]
 

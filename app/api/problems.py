@@ -188,6 +188,8 @@ STATUS: dict[type[ServiceError], int] = {
     errors.MatchEnded: 409,
     errors.MatchDecided: 409,
     errors.MatchFull: 409,
+    errors.MatchNotEnded: 409,
+    errors.RematchExists: 409,
     errors.NotLastRound: 409,
     errors.SettingLocked: 409,
     errors.CorrectionConflict: 409,

@@ -10,8 +10,8 @@ only to a caller allowed to make the write), runs forward::
     try:
         result = <the use case>
     except ServiceError as error:
-        return conflict_kept(uow, claim, error)
-    return kept(uow, claim, WriteResult(...))
+        return keep_conflict(uow, claim, error)
+    return keep_response(uow, claim, WriteResult(...))
 
 The first response of a request that passed validation is kept with its key: a
 success, or a state conflict (409), which is committed (with nothing else: every
@@ -57,8 +57,9 @@ def replayed(uow: UnitOfWork, claim: IdempotencyClaim | None) -> Response | None
     return _replay(kept_response)
 
 
-def kept(uow: UnitOfWork, claim: IdempotencyClaim | None, result: WriteResult) -> Response:
-    """The response of a write, kept with its key (if it has one)."""
+def keep_response(uow: UnitOfWork, claim: IdempotencyClaim | None, result: WriteResult) -> Response:
+    """The response of a write, kept with its key (if it has one) for a retry to
+    replay."""
     if claim is not None:
         body = result.body.model_dump(mode="json") if result.body is not None else None
         idempotency.keep(uow, claim, KeptResponse(result.status, body, result.headers))
@@ -72,9 +73,10 @@ def kept(uow: UnitOfWork, claim: IdempotencyClaim | None, result: WriteResult) -
     )
 
 
-def conflict_kept(uow: UnitOfWork, claim: IdempotencyClaim | None, error: ServiceError) -> Response:
-    """A state conflict (409) of a write with a key, kept with it and answered; any
-    other error is raised again (and the unit of work rolled back)."""
+def keep_conflict(uow: UnitOfWork, claim: IdempotencyClaim | None, error: ServiceError) -> Response:
+    """The response of a state conflict (409) of a write with a key, kept with the key
+    for a retry to replay; any other error is raised again (and the unit of work
+    rolled back)."""
     if claim is None or status_of(error) != 409:
         raise error
     kept_response = KeptResponse(status=409, body=problem_body(error), headers={})

@@ -164,20 +164,21 @@ class Database:
                 logger.exception("telling the live streams of a change failed")
 
     def run_now(
-        self, work: Callable[[UnitOfWork], T], *, write: bool = False, snapshot: bool = False
+        self, func: Callable[[UnitOfWork], T], *, write: bool = False, snapshot: bool = False
     ) -> T:
-        """Run ``work`` in one unit of work in this thread, and commit it."""
+        """Call ``func`` with one unit of work in this thread, commit it, and return
+        what ``func`` returned."""
         with self.unit_of_work(write=write, snapshot=snapshot) as uow:
-            return work(uow)
+            return func(uow)
 
     async def run(
-        self, work: Callable[[UnitOfWork], T], *, write: bool = False, snapshot: bool = False
+        self, func: Callable[[UnitOfWork], T], *, write: bool = False, snapshot: bool = False
     ) -> T:
         """``run_now`` in a worker thread, in its turn: for the units no route opens
         (the live streams' reads, the hub's)."""
         async with self.turn(write=write):
             return await anyio.to_thread.run_sync(
-                partial(self.run_now, work, write=write, snapshot=snapshot)
+                partial(self.run_now, func, write=write, snapshot=snapshot)
             )
 
     def dispose(self) -> None:

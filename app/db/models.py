@@ -53,6 +53,7 @@ class Match(SQLModel, table=True):
     """A match: its table, settings, status and the sheet as it stands."""
 
     __tablename__ = "match"
+    __table_args__ = (UniqueConstraint("rematch_of", name="uq_match_rematch_of"),)
 
     id: str = Field(sa_column=Column(String(32), primary_key=True))
     game: str = Field(max_length=32)
@@ -73,6 +74,9 @@ class Match(SQLModel, table=True):
         max_length=64,
         description="SHA-256 of the host's recovery code, shown once at creation",
     )
+    # A match has at most one rematch: the unique rematch_of says so in the database.
+    rematch_id: str | None = Field(default=None, max_length=32)
+    rematch_of: str | None = Field(default=None, max_length=32)
 
 
 class Round(SQLModel, table=True):
@@ -186,9 +190,10 @@ class RateLimitWindow(SQLModel, table=True):
 RATE_LIMIT_WINDOW: Table = RateLimitWindow.__table__  # type: ignore[attr-defined]
 
 
-class MatchEvent(SQLModel, table=True):
-    """What happened to a match besides its rounds (a token re-issued, the host token
-    recovered), in order. Never updated."""
+class HistoryEntry(SQLModel, table=True):
+    """One entry of a match's history: a token re-issued, the host token recovered or a
+    player renamed, in order. Never updated. (The table keeps its first name,
+    ``match_event``; the API serves its rows as `MatchEventRead`.)"""
 
     __tablename__ = "match_event"
     __table_args__ = (Index(None, "match_id"),)
@@ -203,7 +208,7 @@ class MatchEvent(SQLModel, table=True):
     recorded_at: datetime = _utc()
 
 
-MATCH_EVENT: Table = MatchEvent.__table__  # type: ignore[attr-defined]
+HISTORY: Table = HistoryEntry.__table__  # type: ignore[attr-defined]
 
 
 class MatchChange(SQLModel, table=True):

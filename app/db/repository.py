@@ -34,10 +34,10 @@ from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 
 from app.db.models import (
     CREDENTIAL,
+    HISTORY,
     IDEMPOTENCY_KEY,
     MATCH,
     MATCH_CHANGE,
-    MATCH_EVENT,
     RATE_LIMIT_WINDOW,
     ROUND,
     ROUND_REVISION,
@@ -46,7 +46,7 @@ from app.db.models import (
 
 _INSERT_MATCH = insert(MATCH)
 _INSERT_CREDENTIAL = insert(CREDENTIAL)
-_INSERT_MATCH_EVENT = insert(MATCH_EVENT)
+_INSERT_HISTORY_ENTRY = insert(HISTORY)
 _INSERT_ROUND = insert(ROUND)
 _INSERT_ROUND_REVISION = insert(ROUND_REVISION)
 _INSERT_MATCH_CHANGE = insert(MATCH_CHANGE)
@@ -81,17 +81,15 @@ _DELETE_CREDENTIALS_OF = delete(CREDENTIAL).where(
     # "IS NOT DISTINCT FROM": a seat, or no seat (host, viewer)
     CREDENTIAL.c.seat.is_not_distinct_from(bindparam("seat")),
 )
-_EVENTS = (
-    select(MATCH_EVENT)
-    .where(MATCH_EVENT.c.match_id == bindparam("match_id"))
-    .order_by(MATCH_EVENT.c.id)
+_HISTORY_PAGE = (
+    select(HISTORY)
+    .where(HISTORY.c.match_id == bindparam("match_id"))
+    .order_by(HISTORY.c.id)
     .offset(bindparam("after"))
     .limit(bindparam("limit"))
 )
-_EVENT_COUNT = (
-    select(func.count())
-    .select_from(MATCH_EVENT)
-    .where(MATCH_EVENT.c.match_id == bindparam("match_id"))
+_HISTORY_COUNT = (
+    select(func.count()).select_from(HISTORY).where(HISTORY.c.match_id == bindparam("match_id"))
 )
 
 _ROUNDS_OF = ROUND.c.match_id == bindparam("match_id")
@@ -244,22 +242,22 @@ def delete_credentials_of(
     return connection.execute(_DELETE_CREDENTIALS_OF, params).rowcount
 
 
-def insert_event(connection: Connection, values: Mapping[str, Any]) -> None:
-    connection.execute(_INSERT_MATCH_EVENT, [dict(values)])
+def insert_history_entry(connection: Connection, values: Mapping[str, Any]) -> None:
+    connection.execute(_INSERT_HISTORY_ENTRY, [dict(values)])
 
 
-def list_events(
+def list_history(
     connection: Connection, match_id: str, *, after: int, limit: int
 ) -> Sequence[RowMapping]:
-    """Up to ``limit`` of what happened to a match besides its rounds, oldest first,
-    after the first ``after``."""
+    """Up to ``limit`` entries of a match's history, oldest first, after the first
+    ``after``."""
     params = {"match_id": match_id, "after": after, "limit": limit}
-    return connection.execute(_EVENTS, params).mappings().all()
+    return connection.execute(_HISTORY_PAGE, params).mappings().all()
 
 
-def count_events(connection: Connection, match_id: str) -> int:
-    """How many things happened to a match besides its rounds."""
-    return int(connection.execute(_EVENT_COUNT, {"match_id": match_id}).scalar_one())
+def count_history(connection: Connection, match_id: str) -> int:
+    """How many entries a match's history holds."""
+    return int(connection.execute(_HISTORY_COUNT, {"match_id": match_id}).scalar_one())
 
 
 def insert_round(connection: Connection, values: Mapping[str, Any]) -> None:
@@ -565,7 +563,8 @@ def save_change_notifying(
     (whose match it is) and ``write_round`` of ``rounds`` if there are any, in one
     statement, one round trip, which also tells every process listening on
     ``channel``, when this transaction commits, which match changed (the
-    notification's payload is the match id only; listeners read the change)."""
+    notification's payload is "<match id> <version>": a listener skips a version it
+    has already offered and reads the others)."""
     params = {**_prefixed("set", values), **_prefixed("log", change), "channel": channel}
     if rounds is not None:
         if rounds.entered is not None:

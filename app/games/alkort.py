@@ -269,9 +269,10 @@ class AlkortGame:
     def columns(self, players: Sequence[str], team_names: Sequence[str] | None) -> list[str]:
         if team_names is not None:
             return list(team_names)
+        # A label for people: counted from 1, while a team's key (``team``) stays 0 or 1.
         return [
             f"Team {t} ({' & '.join(players[s] for s in seats)})"
-            for t, seats in enumerate(TEAM_SEATS)
+            for t, seats in enumerate(TEAM_SEATS, start=1)
         ]
 
 

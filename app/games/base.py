@@ -233,9 +233,12 @@ def check_player_names(names: Sequence[str], seat_count: int, title: str) -> Non
 SPOOF_CHECKER = icu.SpoofChecker()
 
 
-def check_unique_names(names: Sequence[str], *, field: str, holder: str) -> None:
-    """Raise GameRuleError at ``(field, index)`` for a name already held by an earlier
-    ``holder`` (a seat, a team) of the list.
+def check_unique_names(
+    names: Sequence[str], *, field: str, holder: str, numbers: Sequence[int] | None = None
+) -> None:
+    """Raise GameRuleError at ``(field, number)`` for a name already held by an earlier
+    ``holder`` (a seat, a team) of the list. ``numbers`` are the holders' numbers, in
+    the list's order (default: their places in it).
 
     Names that look the same are the same name: compatibility forms (a full-width
     letter) and case are folded away before they are compared, and so are look-alike
@@ -243,18 +246,19 @@ def check_unique_names(names: Sequence[str], *, field: str, holder: str) -> None
     UTS #39 skeleton are one.
     """
     seen: dict[str, int] = {}
-    looks: dict[str, int] = {}
-    for index, name in enumerate(names):
+    looks: dict[str, tuple[int, str]] = {}
+    number_of = list(numbers) if numbers is not None else list(range(len(names)))
+    for number, name in zip(number_of, names, strict=True):
         key = unicodedata.normalize("NFKC", name).casefold()
         skeleton = SPOOF_CHECKER.getSkeleton(0, key)
         if key in seen:
             raise GameRuleError(
-                (field, index), f"{name!r} is already the name of {holder} {seen[key]}"
+                (field, number), f"{name!r} is already the name of {holder} {seen[key]}"
             )
         if skeleton in looks:
-            other = names[looks[skeleton]]
+            other, other_name = looks[skeleton]
             raise GameRuleError(
-                (field, index),
-                f"{name!r} looks like {other!r}, the name of {holder} {looks[skeleton]}",
+                (field, number),
+                f"{name!r} looks like {other_name!r}, the name of {holder} {other}",
             )
-        seen[key], looks[skeleton] = index, index
+        seen[key], looks[skeleton] = number, (number, name)

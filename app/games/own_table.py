@@ -340,9 +340,11 @@ class OwnTableGame:
             return list(players)
         if team_names is not None:
             return list(team_names)
+        # A label for people: counted from 1, while a team's key (``team``) counts from 0.
+        seats = [range(t, len(players), self.team_count) for t in range(self.team_count)]
         return [
-            f"Team {t} ({' & '.join(players[s] for s in range(t, len(players), self.team_count))})"
-            for t in range(self.team_count)
+            f"Team {t} ({' & '.join(players[s] for s in each)})"
+            for t, each in enumerate(seats, start=1)
         ]
 
 

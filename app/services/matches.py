@@ -1,17 +1,26 @@
-"""Use cases of a match: create, read, change settings, end. One transaction each."""
+"""Use cases of a match: create, read, change settings, rename a player, end, start a
+rematch. One transaction each."""
 
 from __future__ import annotations
 
 import uuid
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any, Protocol
 
 from pydantic import ValidationError
 
 from app.db import repository
 from app.db.database import UnitOfWork
-from app.errors import FieldError, InvalidInput, SettingLocked
+from app.errors import (
+    FieldError,
+    Forbidden,
+    InvalidInput,
+    MatchNotEnded,
+    RematchExists,
+    SettingLocked,
+)
 from app.games import GAMES, Game
 from app.games.base import (
     GameRuleError,
@@ -21,7 +30,7 @@ from app.games.base import (
     check_unique_names,
 )
 from app.services import changes, ratelimit
-from app.services.auth import new_credentials, new_recovery_code
+from app.services.auth import Role, new_credentials, new_recovery_code
 from app.services.ratelimit import RateLimit
 from app.services.scoring import rule_error
 from app.services.state import (
@@ -31,7 +40,7 @@ from app.services.state import (
     utcnow,
     winner_of,
 )
-from app.services.writes import WriteRequest, check_writable
+from app.services.writes import WriteRequest, check_expected, check_writable
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,10 +53,17 @@ class NewMatch:
     recovery: str
 
 
-def create_match(uow: UnitOfWork, body: Any, *, limits: Iterable[RateLimit] = ()) -> NewMatch:
+def create_match(
+    uow: UnitOfWork,
+    body: Any,
+    *,
+    limits: Iterable[RateLimit] = (),
+    rematch_of: str | None = None,
+) -> NewMatch:
     """Create a match with its tokens; the tokens are shown in this answer only.
 
-    ``limits`` count the creation against the client's rate limit.
+    ``limits`` count the creation against the client's rate limit; ``rematch_of`` is
+    the ended match this one is the rematch of.
     """
     players = list(body.players)
     settings = body.settings
@@ -80,6 +96,8 @@ def create_match(uow: UnitOfWork, body: Any, *, limits: Iterable[RateLimit] = ()
         "updated_at": now,
         "ended_at": None,
         "ended_by": None,
+        "rematch_id": None,
+        "rematch_of": rematch_of,
     }
     recovery, row["recovery_hash"] = new_recovery_code()
     repository.insert_match(uow.connection, row)
@@ -126,8 +144,113 @@ def update_match(uow: UnitOfWork, request: WriteRequest, body: MatchChanges) -> 
     changed = {k: v for k, v in values.items() if v != state.row[k]}
     if not changed:  # a PATCH that changes nothing leaves the version (and ETag) alone
         return state
-    changed.update(version=state.version + 1, updated_at=utcnow())
+    now = utcnow()
+    if "players" in changed:
+        _record_renames(uow, state, changed["players"], by=request.who.label, now=now)
+    changed.update(version=state.version + 1, updated_at=now)
     return changes.save(uow, state, changed, "match_updated")
+
+
+def rename_player(uow: UnitOfWork, request: WriteRequest, seat: int, name: str) -> MatchState:
+    """Give the player at ``seat`` a new name, checked as at creation (unique at the
+    table, look-alikes too). The host renames any seat, a player only their own; an
+    ended match too, so a typo can be fixed after the evening. The match's history
+    records old and new name; the sheet, rounds and live streams show the new one."""
+    state, who = request.state(), request.who
+    players = list(state.row["players"])
+    if who.role is Role.PLAYER and who.seat != seat:
+        raise Forbidden("a player may rename only their own seat; the host renames any")
+    if not 0 <= seat < len(players):
+        message = f"no seat {seat} at this table: seats are 0 to {len(players) - 1}"
+        raise InvalidInput(message, errors=[FieldError(("path", "seat"), message)])
+    others = [other for other in range(len(players)) if other != seat]
+    try:
+        # The new name last, so a clash names the seat that holds the name already.
+        check_unique_names(
+            [*(players[other] for other in others), name],
+            field="name",
+            holder="seat",
+            numbers=[*others, seat],
+        )
+        state.game.validate_players([*players[:seat], name, *players[seat + 1 :]])
+    except GameRuleError as error:
+        raise InvalidInput(
+            error.message, errors=[FieldError(("body", "name"), error.message)]
+        ) from None
+    check_expected(state, request)
+    if players[seat] == name:  # a rename to the same name changes nothing, as a PATCH
+        return state
+    players[seat] = name
+    now = utcnow()
+    _record_renames(uow, state, players, by=who.label, now=now)
+    changed = {"players": players, "version": state.version + 1, "updated_at": now}
+    return changes.save(uow, state, changed, "match_updated")
+
+
+def _record_renames(
+    uow: UnitOfWork, state: MatchState, players: Sequence[str], *, by: str, now: datetime
+) -> None:
+    """A history event for each seat whose name ``players`` changes."""
+    for seat, (old, new) in enumerate(zip(state.row["players"], players, strict=True)):
+        if old != new:
+            detail = {"seat": seat, "old_name": old, "new_name": new}
+            repository.insert_history_entry(
+                uow.connection,
+                {
+                    "match_id": state.row["id"],
+                    "action": "player_renamed",
+                    "detail": detail,
+                    "by": by,
+                    "recorded_at": now,
+                },
+            )
+
+
+@dataclass(frozen=True, slots=True)
+class _Table:
+    """What a rematch takes from the match before it, in a create's shape."""
+
+    game: str
+    players: list[str]
+    settings: StrictModel
+    team_names: list[str] | None
+
+
+def start_rematch(
+    uow: UnitOfWork, request: WriteRequest, *, limits: Iterable[RateLimit] = ()
+) -> NewMatch:
+    """A new match with the ended match's players, game, settings and team names, its
+    first dealer the seat after the last deal's dealer; each match links to the other.
+    New tokens for every role, as a create's. A match has one rematch at most."""
+    state = request.state()
+    check_expected(state, request)
+    if state.status is not MatchStatus.ENDED:
+        raise MatchNotEnded("end the match before its rematch")
+    match_id = state.row["id"]
+    if state.row["rematch_id"] is not None:
+        raise RematchExists(
+            f"the match's rematch is {state.row['rematch_id']}: "
+            "its tokens were in the answer that started it"
+        )
+    settings = state.settings
+    if "first_dealer" in type(settings).model_fields:
+        next_dealer = state.dealer_of(state.round_count + 1)
+        settings = settings.model_copy(update={"first_dealer": next_dealer})
+    team_names = state.row["team_names"]
+    table = _Table(
+        game=state.row["game"],
+        players=list(state.row["players"]),
+        settings=settings,
+        team_names=list(team_names) if team_names is not None else None,
+    )
+    new = create_match(uow, table, limits=limits, rematch_of=match_id)
+    linked = {
+        "rematch_id": new.match.row["id"],
+        "version": state.version + 1,
+        "updated_at": utcnow(),
+    }
+    changes.save(uow, state, linked, "match_updated")
+    return new
 
 
 def _check_team_names(game: Game, names: Sequence[str]) -> None:

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from app.errors import FieldError, InvalidInput
 from app.games import Game
 from app.games.base import GameRuleError, RoundInput, Score
+from app.services.state import MatchState
 
 
 def rule_error(error: GameRuleError, *prefix: str | int) -> InvalidInput:
@@ -26,3 +28,19 @@ def score_round(game: Game, body: RoundInput, settings: Any) -> Score:
         return game.score(body, settings)
     except GameRuleError as error:
         raise rule_error(error) from None
+
+
+def score_data(game: Game, scored: Score) -> dict[str, Any]:
+    """A hand's score as the calculator and the preview answer it (the ScoreRead shape)."""
+    return {
+        "net": list(scored.net) if scored.net is not None else None,
+        "cells": None if scored.net is not None else list(scored.points),
+        "breakdown": {"game": game.name, **scored.breakdown},
+    }
+
+
+def preview(match: Mapping[Any, Any], body: RoundInput) -> dict[str, Any]:
+    """Score ``body`` as entering it next at ``match`` would (its settings, its players),
+    storing nothing: a 422 exactly where entering it would be one."""
+    state = MatchState.load(match)
+    return score_data(state.game, score_round(state.game, body, state.settings))

@@ -32,6 +32,8 @@ def get_sheet(uow: UnitOfWork, match: RowMapping) -> tuple[dict[str, Any], int]:
         "settlement": settlement_of(sheet),
         # For the CSV's head (the JSON sheet leaves it out: the match's settings have it).
         "table_rules": getattr(state.settings, "table_rules", ""),
+        # For the CSV's dealer column, which names the dealer (the JSON sheet keeps seats).
+        "players": list(match["players"]),
     }
     return result, int(match["version"])
 
@@ -39,6 +41,7 @@ def get_sheet(uow: UnitOfWork, match: RowMapping) -> tuple[dict[str, Any], int]:
 def sheet_csv(sheet: dict[str, Any]) -> str:
     """The sheet as CSV: a heading row, a row per round, then ``total`` and ``owed`` rows.
 
+    A round's ``dealer`` is the dealer's name, for a reader without the seats at hand.
     A table with rules of its own (``table_rules``) has them in a ``rules`` row first.
     """
     out = io.StringIO()
@@ -47,7 +50,8 @@ def sheet_csv(sheet: dict[str, Any]) -> str:
         writer.writerow(["rules", _cell_text(sheet["table_rules"])])
     writer.writerow(["round", "dealer", *(_cell_text(name) for name in sheet["columns"])])
     for row in sheet["rows"]:
-        writer.writerow([row["number"], row["dealer"], *row["cells"]])
+        dealer = _cell_text(sheet["players"][row["dealer"]])
+        writer.writerow([row["number"], dealer, *row["cells"]])
     writer.writerow(["total", "", *sheet["totals"]])
     if sheet["owed"] is not None:
         writer.writerow(["owed", "", *sheet["owed"]])

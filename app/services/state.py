@@ -164,6 +164,8 @@ def match_data(state: MatchState) -> dict[str, Any]:
         "updated_at": row["updated_at"],
         "ended_at": row["ended_at"],
         "ended_by": row["ended_by"],
+        "rematch_id": row["rematch_id"],
+        "rematch_of": row["rematch_of"],
     }
 
 

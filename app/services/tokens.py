@@ -58,7 +58,7 @@ def _replace(
     repository.delete_credentials_of(connection, match_id, role.value, seat)
     token, row = new_credential(match_id, role, seat)
     repository.insert_credentials(connection, [row])
-    repository.insert_event(
+    repository.insert_history_entry(
         connection,
         {
             "match_id": match_id,
@@ -124,10 +124,10 @@ def recover_host(uow: UnitOfWork, match_id: str, recovery_code: str) -> Issued:
 def history(
     uow: UnitOfWork, match_id: str, *, after: int, limit: int
 ) -> tuple[list[dict[str, Any]], int]:
-    """Up to ``limit`` of the match's token changes, oldest first, numbered after
+    """Up to ``limit`` of the match's token changes and renames, oldest first, numbered after
     ``after`` (the MatchEventRead shape); and how many there are."""
     connection = uow.connection
-    rows = repository.list_events(connection, match_id, after=after, limit=limit)
+    rows = repository.list_history(connection, match_id, after=after, limit=limit)
     history = [
         {
             "event": event,
@@ -136,7 +136,9 @@ def history(
             "seat": (row["detail"] or {}).get("seat"),
             "by": row["by"],
             "recorded_at": row["recorded_at"],
+            "old_name": (row["detail"] or {}).get("old_name"),
+            "new_name": (row["detail"] or {}).get("new_name"),
         }
         for event, row in enumerate(rows, start=after + 1)
     ]
-    return history, repository.count_events(connection, match_id)
+    return history, repository.count_history(connection, match_id)

@@ -43,14 +43,19 @@ def lock_match(uow: UnitOfWork, match_id: str) -> MatchState:
     )
 
 
-def check_writable(state: MatchState, request: WriteRequest) -> None:
-    """The state checks every change passes, once its body is known valid:
-    the expected version (412), then an ended match (409)."""
+def check_expected(state: MatchState, request: WriteRequest) -> None:
+    """The version the change was made against, if it named one (412)."""
     version = state.version
     if request.expected_versions is not None and version not in request.expected_versions:
         raise PreconditionFailed(
             f"If-Match does not name the match's current version ({version}): "
             "read the match again and retry"
         )
+
+
+def check_writable(state: MatchState, request: WriteRequest) -> None:
+    """The state checks every change passes, once its body is known valid:
+    the expected version (412), then an ended match (409)."""
+    check_expected(state, request)
     if state.status is MatchStatus.ENDED:
         raise MatchEnded("the match has ended; it accepts no change")

@@ -63,8 +63,14 @@ export const api = {
   createRound: (id, token, body) =>
     request("POST", `${m(id)}/rounds`, { token, body, idempotent: true }),
   deleteRound: (id, token, n) => request("DELETE", `${m(id)}/rounds/${n}`, { token }),
+  /** What entering `body` next would score, by the match's own settings; stores nothing. */
+  scoreMatchRound: (id, token, body) => request("POST", `${m(id)}/score`, { token, body }),
   endMatch: (id, token) => request("POST", `${m(id)}/end`, { token, idempotent: true }),
   ticket: (id, token) => request("POST", `${m(id)}/events/tickets`, { token }),
+  /** A new host token for the recovery code (no bearer token): {token, recovery, ...}.
+   * `key`: the Idempotency-Key, kept by the caller so that a retry gets the same answer. */
+  recover: (id, code, key) =>
+    request("POST", `${m(id)}/recover`, { body: { recovery_code: code }, key }),
   /** Whom the token stands for: {role: "host" | "player" | "viewer", seat}. */
   me: (id, token) => request("GET", `${m(id)}/me`, { token }),
 };

@@ -2,12 +2,18 @@
 import { api, ApiError } from "./api.js";
 import { clear, h } from "./dom.js";
 import { language, preferredLanguage, setLanguage, t } from "./i18n.js";
-import { entries, forget, getEntry, saveEntry } from "./store.js";
+import { addKey, dropKey, getEntry, rememberRecovery, saveEntry, takeRecovery, unknownKeys } from "./store.js";
 import { EndGame } from "./endgame.js";
-import { qrSvg } from "./qr.js";
+import { linksCard } from "./links.js";
+import { recoverCard } from "./recover.js";
 import { HostSettings, StartSettings } from "./settings.js";
 import { RoundEntry } from "./entry.js";
-import { problemText } from "./problems.js";
+import { labelled } from "./teams.js";
+import { problemNodes } from "./problems.js";
+import { askFirst, dismissAsk } from "./confirm.js";
+import { summaryOf, tableList } from "./tables.js";
+import { ScreenAwake } from "./wakelock.js";
+import { WithinReach } from "./reach.js";
 
 const view = document.getElementById("view");
 const message = document.getElementById("message");
@@ -17,12 +23,9 @@ let current = null; // the open table's controller, closed when the route change
 
 // ---- messages --------------------------------------------------------------
 
-function describe(error) {
-  return problemText(error); // the problem's detail, then a hint keyed by its code
-}
-
 function showError(error) {
-  message.textContent = typeof error === "string" ? error : describe(error);
+  // The page's own sentence and hint; the server's detail on a smaller line below.
+  message.replaceChildren(...problemNodes(error));
   message.className = "message error";
   message.hidden = false;
 }
@@ -48,15 +51,14 @@ function route() {
   if (current) current.close();
   current = null;
   clearMessage();
+  dismissAsk();
   const r = parseRoute();
   if (r.name === "match" || r.name === "links") {
     const token = r.params.get("t");
     if (token) {
-      // A join link: keep the token on this device and take it out of the address bar.
-      const known = getEntry(r.id);
-      const fields = { token };
-      if (!known || known.token !== token) fields.role = null;
-      saveEntry(r.id, fields);
+      // A join link: keep the token on this device, beside any stronger key it holds,
+      // and take it out of the address bar.
+      addKey(r.id, token);
       history.replaceState(null, "", `${location.pathname}${location.search}#/m/${r.id}`);
     }
     if (r.name === "links") return renderLinks(r.id);
@@ -70,7 +72,7 @@ function route() {
 
 function renderHome() {
   clear(view);
-  view.append(startForm(), tableList());
+  view.append(startForm(), tableList(renderHome));
 }
 
 function startForm() {
@@ -162,9 +164,9 @@ function startForm() {
     button.textContent = t("creating");
     try {
       const match = await api.createMatch(body);
+      addKey(match.id, match.tokens.host, "host");
+      rememberRecovery(match.id, match.tokens.recovery);
       saveEntry(match.id, {
-        token: match.tokens.host,
-        role: "host",
         game: match.game,
         label: labelOf(match),
         links: match.tokens.links,
@@ -183,96 +185,29 @@ function labelOf(match) {
   return match.players.map((player) => player.name).join(", ");
 }
 
-function roleText(role) {
-  return t(role ? `role_${role}` : "role_unknown");
-}
-
-function tableList() {
-  const known = entries();
-  const list = h("ul", { class: "tables" });
-  for (const entry of known) {
-    list.append(
-      h(
-        "li",
-        {},
-        h("a", { href: `#/m/${entry.id}` }, entry.label || entry.id),
-        h("span", { class: "muted" }, ` · ${entry.game || ""} · ${roleText(entry.role)} `),
-        h(
-          "button",
-          {
-            type: "button",
-            class: "link",
-            onclick: () => {
-              forget(entry.id);
-              renderHome();
-            },
-          },
-          t("forget"),
-        ),
-      ),
-    );
-  }
-  return h(
-    "section",
-    { class: "card" },
-    h("h2", {}, t("your_tables")),
-    known.length ? list : h("p", { class: "muted" }, t("no_tables")),
-  );
-}
-
-// ---- join links (host) ------------------------------------------------------
-
-function linksSection(id, entry, players, { collapsed = false } = {}) {
-  const links = entry && entry.links;
-  if (!links) return null;
-  // A link is relative unless the service knows its public address: this page's own.
-  const item = (text, link, role, seat) => {
-    const href = new URL(link, location.href).href;
-    return h(
-      "li",
-      {},
-      h("span", { class: "link-label" }, text),
-      qrSvg(href, t("qr_for", { name: text })),
-      h(
-        "a",
-        { href, class: "join-link", dataset: { role, seat: seat === undefined ? "" : String(seat) } },
-        href,
-      ),
-    );
-  };
-  return h(
-    collapsed ? "details" : "section",
-    { class: "card", id: "links" },
-    collapsed ? h("summary", {}, t("links_title")) : h("h2", {}, t("links_title")),
-    h("p", { class: "muted" }, t("links_hint")),
-    h(
-      "ul",
-      { class: "links" },
-      item(t("link_host"), links.host, "host"),
-      links.players.map((href, seat) =>
-        item(
-          t("link_player", { name: players ? players[seat] : seat + 1 }),
-          href,
-          "player",
-          seat,
-        ),
-      ),
-      item(t("link_viewer"), links.viewer, "viewer"),
-    ),
-  );
-}
+// ---- join links (host, links.js) ----------------------------------------------
 
 function renderLinks(id) {
   const entry = getEntry(id);
   clear(view);
   const players = entry && entry.label ? entry.label.split(", ") : null;
+  const recovery = takeRecovery(id);
   view.append(
-    linksSection(id, entry, players) || h("p", { class: "card" }, t("no_token")),
+    linksCard(entry, players, { recovery }) || h("p", { class: "card" }, t("no_token")),
     h("p", {}, h("a", { href: `#/m/${id}`, class: "button primary", id: "open-sheet" }, t("open_sheet"))),
   );
 }
 
 // ---- a table: its sheet, live, and the write controls --------------------------
+
+/** A name over a column of the sheet: it wraps between words only and is cut short
+ * after two lines; the full name is its title, and a tap shows it whole. */
+function columnHead(name) {
+  const text = h("span", { class: "col-name" }, name);
+  const th = h("th", { scope: "col", title: name }, text);
+  th.addEventListener("click", () => text.classList.toggle("full"));
+  return th;
+}
 
 class Table {
   constructor(id) {
@@ -286,6 +221,10 @@ class Table {
     this.refreshing = null;
     this.again = false;
     this.endArmed = null;
+    this.finished = false; // ended, or the link refused: no stream to wait for
+    this.wasLive = false; // the stream has opened once: the next open is a reconnection
+    this.onOffline = () => this.reconnect({ now: false });
+    this.onOnline = () => this.reconnect({ now: true });
     this.root = h("div", { class: "table-view" });
     this.status = h("p", { class: "status" });
     this.live = h("span", { class: "live off", id: "live" }, t("live_off"));
@@ -294,7 +233,10 @@ class Table {
     this.controls = h("div", { class: "controls" });
     this.endgame = new EndGame(this); // result card, CSV and Print (endgame.js)
     this.hostSettings = new HostSettings(this); // the host's settings card (settings.js)
-    this.rounds = new RoundEntry(this, { showError, clearMessage }); // entry.js
+    const saved = (sent, number) => this.saved(sent, number);
+    this.rounds = new RoundEntry(this, { showError, clearMessage, saved }); // entry.js
+    this.awake = new ScreenAwake(); // keep the screen on while in play (wakelock.js)
+    this.reach = new WithinReach({ form: () => this.rounds.box.querySelector(".card.entry") }); // reach.js
   }
 
   get token() {
@@ -306,12 +248,13 @@ class Table {
     if (!this.token) {
       view.append(
         h("p", { class: "card" }, t("no_token")),
+        recoverCard(this.id, route),
         h("p", {}, h("a", { href: "#/" }, t("back_home"))),
       );
       return;
     }
     this.root.append(
-      h("nav", { class: "crumbs" }, h("a", { href: "#/" }, t("back_home")), this.live),
+      h("nav", { class: "crumbs" }, h("a", { href: "#/" }, t("back_home")), this.live, this.awake.element),
       this.status,
       this.sheetBox,
       this.rulesBox, // an own table's rules, as the group wrote them
@@ -321,14 +264,12 @@ class Table {
       this.controls,
       this.endgame.tools,
       this.hostSettings.element,
+      this.reach.element,
     );
     view.append(this.root);
     this.sheetBox.append(h("p", { class: "muted" }, t("loading")));
     try {
-      if (!this.entry.role) {
-        const me = await api.me(this.id, this.token);
-        this.entry = saveEntry(this.id, { role: me.role, seat: me.seat });
-      }
+      await this.learnRoles();
       await this.refresh();
     } catch (error) {
       showError(error);
@@ -336,26 +277,41 @@ class Table {
     }
     if (this.closed) return;
     if (this.entry.role === "host" && this.entry.links) {
-      this.root.append(
-        linksSection(
-          this.id,
-          this.entry,
-          this.match.players.map((player) => player.name),
-          { collapsed: true },
-        ),
-      );
+      this.root.append(linksCard(this.entry, this.names(), { collapsed: true }));
     }
+    if (this.entry.role !== "host") this.root.append(recoverCard(this.id, route));
+    window.addEventListener("offline", this.onOffline);
+    window.addEventListener("online", this.onOnline);
     this.rounds.start(); // sends what waits in the outbox
     this.connect();
   }
 
+  /** Ask /me the role of each key opened from a link, while none is the host's; a key
+   * the server refuses (re-issued since) is dropped, and the next strongest acts. */
+  async learnRoles() {
+    for (const key of unknownKeys(this.entry)) {
+      try {
+        const me = await api.me(this.id, key.token);
+        this.entry = addKey(this.id, key.token, me.role, me.seat);
+      } catch (error) {
+        if (!(error instanceof ApiError && error.status === 401) || this.entry.keys.length < 2) throw error;
+        this.entry = dropKey(this.id, key.token);
+      }
+      if (this.entry.role === "host") return;
+    }
+  }
+
   close() {
     this.closed = true;
+    window.removeEventListener("offline", this.onOffline);
+    window.removeEventListener("online", this.onOnline);
     this.rounds.stop();
     if (this.source) this.source.close();
     this.source = null;
     clearTimeout(this.retry);
     clearTimeout(this.endArmed);
+    this.awake.close();
+    this.reach.close();
   }
 
   // Re-read the match and its sheet; calls while one runs are folded into one more.
@@ -373,8 +329,9 @@ class Table {
         ]);
         if (this.closed) return;
         this.match = match;
-        this.sheet = sheet;
-        this.entry = saveEntry(this.id, { game: match.game, label: labelOf(match) });
+        // Teams as the page labels them (teams.js); every view reads them from here.
+        this.sheet = labelled(match, sheet);
+        this.entry = saveEntry(this.id, summaryOf(match, sheet.columns)); // for "Your tables"
         this.draw();
       } while (this.again && !this.closed);
     })();
@@ -400,7 +357,12 @@ class Table {
       for (const kind of ["snapshot", "round_entered", "round_corrected", "round_removed", "match_updated", "token_reissued"]) {
         source.addEventListener(kind, changed);
       }
-      source.addEventListener("open", () => this.setLive(true));
+      source.addEventListener("open", () => {
+        // Back after a drop: what went wrong while it was down is over.
+        if (this.wasLive) clearMessage();
+        this.wasLive = true;
+        this.setLive(true);
+      });
       source.addEventListener("ended", () => {
         changed();
         this.stopStream({ finished: true });
@@ -414,6 +376,7 @@ class Table {
       source.onerror = () => this.reconnect();
     } catch (error) {
       if (error instanceof ApiError && [401, 403, 404].includes(error.status)) {
+        this.finished = true;
         showError(error);
         return;
       }
@@ -425,18 +388,25 @@ class Table {
     if (this.source) this.source.close();
     this.source = null;
     this.setLive(false);
-    this.live.hidden = finished; // nothing more will come: no "reconnecting"
+    if (finished) this.finished = true;
+    this.live.hidden = this.finished; // nothing more will come: no "reconnecting"
   }
 
-  reconnect() {
+  /** A new stream after a drop: in a while, or `now` (the connection came back). While
+   * the phone is offline it only waits for the 'online' event. */
+  reconnect({ now = false } = {}) {
     const ended = Boolean(this.match && this.match.status === "ended");
     this.stopStream({ finished: ended });
-    if (this.closed || ended) return;
+    if (this.closed || this.finished) return;
     clearTimeout(this.retry);
-    this.retry = setTimeout(() => {
-      this.refreshQuietly(); // catch up on what the gap missed
-      this.connect();
-    }, RECONNECT_MS);
+    if (!navigator.onLine) return;
+    this.retry = setTimeout(
+      () => {
+        this.refreshQuietly(); // catch up on what the gap missed
+        this.connect();
+      },
+      now ? 0 : RECONNECT_MS,
+    );
   }
 
   setLive(on) {
@@ -462,6 +432,16 @@ class Table {
     this.rounds.draw();
     this.endgame.draw();
     this.hostSettings.draw();
+    this.awake.setPlaying(this.match.status !== "ended");
+    this.reach.draw(this.sheet, { canEnter: Boolean(this.reach.hooks.form()) });
+  }
+
+  /** A round went in (or was kept to send): say so and bring its row into view. */
+  saved(sent, number = null) {
+    this.reach.say(t(sent ? "round_saved" : "round_saved_offline"));
+    const rows = this.sheetBox.querySelectorAll("tbody tr[data-round]");
+    const row = number ? this.sheetBox.querySelector(`tbody tr[data-round="${number}"]`) : rows[rows.length - 1];
+    if (row) row.scrollIntoView({ block: "center" });
   }
 
   drawStatus() {
@@ -492,7 +472,7 @@ class Table {
       "tr",
       {},
       h("th", { scope: "col" }, t("col_round")),
-      sheet.columns.map((name) => h("th", { scope: "col" }, name)),
+      (sheet.teams || sheet.columns).map((name) => columnHead(name)),
     );
     const body = h("tbody", {});
     for (const row of sheet.rows) {
@@ -586,7 +566,10 @@ class Table {
     this.controls.append(actions);
   }
 
-  undo(number) {
+  /** The last round off the sheet, once the player says yes (a stray tap would lose it). */
+  async undo(number) {
+    const yes = await askFirst({ question: t("undo_question", { n: number }), yes: t("undo", { n: number }) });
+    if (!yes || this.closed) return;
     this.write(() => api.deleteRound(this.id, this.token, number));
   }
 
@@ -622,6 +605,12 @@ async function start() {
   });
   window.addEventListener("hashchange", route);
   route();
+  // The service worker keeps the page's shell, so it opens with no network (sw.js);
+  // registered once the page has loaded, so its caching never delays the first screen.
+  const register = () => navigator.serviceWorker.register("/sw.js").catch(() => {});
+  if (!("serviceWorker" in navigator)) return;
+  if (document.readyState === "complete") register();
+  else window.addEventListener("load", register, { once: true });
 }
 
 start().catch(showError);

@@ -1,18 +1,16 @@
 // The end of a match: the winner, the standings and (Asszorti, a zero-sum own table)
 // the settlement, as the API gives them; the sheet as CSV (fetched with the token in
 // the Authorization header, saved from a Blob: no token in any URL); and Print (the
-// @media print styles).
-import { ApiError, NetworkError } from "./api.js";
+// @media print styles). The host of an ended match starts its rematch from here, and
+// everyone sees where the rematch is.
+import { ApiError, NetworkError, call, newKey } from "./api.js";
 import { clear, h } from "./dom.js";
 import { t } from "./i18n.js";
+import { problemNodes, problemText } from "./problems.js";
+import { addKey, getEntry, rememberRecovery, saveEntry } from "./store.js";
 
 export function describeError(error) {
-  if (error instanceof ApiError) {
-    const detail = error.problem && error.problem.detail;
-    return detail || t("error_http", { status: error.status });
-  }
-  if (error instanceof NetworkError) return t("error_network");
-  return String(error && error.message ? error.message : error);
+  return problemText(error); // the page's own sentence for the problem's code
 }
 
 function hasTeam(value) {
@@ -72,6 +70,52 @@ export class EndGame {
     this.print = h("button", { type: "button", id: "print", onclick: print }, t("print"));
     const actions = h("div", { class: "actions" }, this.csv, this.print);
     this.tools = h("div", { class: "tools" }, actions, this.note);
+    this.rematchKey = null; // kept until the rematch is answered: a retry replays it
+  }
+
+  /** The rematch's line of an ended match: the host's button, or where the rematch is. */
+  rematchPart(match) {
+    if (match.status !== "ended") return null;
+    const id = match.rematch_id;
+    if (id) {
+      if (!getEntry(id)) {
+        return h("p", { class: "rematch muted", id: "rematch-note" }, t("rematch_elsewhere"));
+      }
+      const href = `#/m/${encodeURIComponent(id)}`;
+      const link = h("a", { href, class: "button primary", id: "rematch-link" }, t("rematch_open"));
+      return h("p", { class: "rematch" }, link);
+    }
+    const entry = this.table.entry;
+    if (!entry || entry.role !== "host") return null;
+    const button = h("button", { type: "button", class: "primary", id: "rematch" }, t("rematch"));
+    button.addEventListener("click", () => this.startRematch(button));
+    return h("p", { class: "rematch" }, button);
+  }
+
+  async startRematch(button) {
+    const table = this.table;
+    this.note.hidden = true;
+    button.disabled = true;
+    this.rematchKey = this.rematchKey || newKey();
+    try {
+      const path = `/v1/matches/${encodeURIComponent(table.id)}/rematch`;
+      const { data: match } = await call("POST", path, { token: table.token, key: this.rematchKey });
+      // As after a create: the host hands out the new links, the recovery code shown once.
+      addKey(match.id, match.tokens.host, "host");
+      rememberRecovery(match.id, match.tokens.recovery);
+      saveEntry(match.id, {
+        game: match.game,
+        label: match.players.map((player) => player.name).join(", "),
+        links: match.tokens.links,
+      });
+      this.rematchKey = null;
+      location.hash = `#/m/${match.id}/links`;
+    } catch (error) {
+      this.note.replaceChildren(...problemNodes(error));
+      this.note.hidden = false;
+      button.disabled = false;
+      if (error instanceof ApiError) table.refresh().catch(() => {}); // a rematch made elsewhere
+    }
   }
 
   draw() {
@@ -110,6 +154,8 @@ export class EndGame {
       h("h3", {}, t("standings")),
       standings,
     ];
+    const rematch = this.rematchPart(match);
+    if (rematch) parts.splice(2, 0, rematch);
     const settlement = sheet.settlement || match.settlement;
     if (Array.isArray(settlement)) {
       // Payer and payee are seats, or teams at an own table with teams.

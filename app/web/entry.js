@@ -1,6 +1,6 @@
 // Entering and correcting rounds on an open table (app.js's Table owns one RoundEntry):
 //
-// - Asszorti: the hand as the table speaks it (hand.js, with the calculator's preview),
+// - Asszorti: the hand as the table speaks it (hand.js, with the match's preview),
 //   or the amounts the table worked out itself;
 // - Alkort: the deal by tapping tricks (tricks.js), or the deal's points;
 // - an own table: the round's points, one per seat or per team (own.js);
@@ -9,7 +9,7 @@
 //   which turns these cards into the correction of that round (PUT with If-Match);
 // - new rounds go through the outbox (outbox.js): kept on the device until the server
 //   has them, sent once with their Idempotency-Key; the waiting ones are shown here.
-import { ApiError, call } from "./api.js";
+import { ApiError, api, call } from "./api.js";
 import { clear, h } from "./dom.js";
 import { t } from "./i18n.js";
 import { HandForm } from "./hand.js";
@@ -20,6 +20,8 @@ import { storedProblemText } from "./problems.js";
 import { TrickTapper } from "./tricks.js";
 
 const ALKORT_POINTS = [1, 5, 6, 7, 8, 9];
+// The points buttons stay off this long after the answer: a double tap is one deal.
+const POINTS_HOLD_MS = 1500;
 const GAMES = ["asszorti", "alkort", "own_table"];
 
 export class RoundEntry {
@@ -41,6 +43,7 @@ export class RoundEntry {
       version: () => (this.table.match ? this.table.match.version : null),
       changed: () => this.drawOutbox(),
       sent: () => this.table.refresh().catch(() => {}),
+      reread: () => this.table.refresh(),
     });
     this.panel = new RoundPanel(table, { correct: (round, etag) => this.edit(round, etag) });
     this.outboxCard = h("section", { class: "card outbox", id: "outbox", hidden: true });
@@ -89,20 +92,24 @@ export class RoundEntry {
     this.game = game;
     if (game === "own_table") {
       this.own = new OwnPointsForm({
-        columns: () => this.table.sheet.columns,
+        columns: () => this.table.sheet.teams || this.table.sheet.columns,
+        names: () => this.table.sheet.columns,
         zeroSum: () => Boolean(this.table.match.settings.zero_sum),
+        score: (body) => this.preview(body),
       });
       this.saveOwn = h("button", { type: "submit", class: "primary", id: "add-own" }, t("add_round"));
       this.main = this.formCard("own-round", this.own, this.saveOwn, { novalidate: true });
       this.alt = null; // one card
     } else if (game === "asszorti") {
-      this.hand = new HandForm({ names: () => this.table.names() });
+      this.hand = new HandForm({ names: () => this.table.names(), score: (body) => this.preview(body) });
       this.saveHand = h("button", { type: "submit", class: "primary", id: "add-hand" }, t("add_hand"));
       this.main = this.formCard("hand", this.hand, this.saveHand);
       this.alt = this.amountsForm();
     } else {
       this.tapper = new TrickTapper({
         teams: () => this.table.sheet.columns,
+        labels: () => this.table.sheet.teams || this.table.sheet.columns,
+        score: (body) => this.preview(body),
         changed: () => {
           this.saveDeal.disabled = !this.tapper.read() || this.busy;
         },
@@ -122,6 +129,12 @@ export class RoundEntry {
       );
       this.alt = this.pointsCard();
     }
+  }
+
+  /** What `body` would score if entered next, by this match's own settings and players
+   * (the calculator's defaults would let a table without kontra double, say). */
+  preview(body) {
+    return api.scoreMatchRound(this.table.id, this.table.token, body);
   }
 
   /** The card of a form that enters a round (`form.read()` gives {body} or {missing}). */
@@ -278,7 +291,7 @@ export class RoundEntry {
             type: "button",
             class: "point",
             dataset: { team: String(team), points: String(points) },
-            onclick: () => this.save({ type: "alkort_points", team, points }, () => {}),
+            onclick: () => this.savePoints(team, points),
           },
           `+${points}`,
         ),
@@ -298,12 +311,32 @@ export class RoundEntry {
 
   drawPoints() {
     const teams = this.table.sheet.columns;
+    const labels = this.table.sheet.teams || teams;
     this.pointRows.forEach((row, team) => {
-      row.name.textContent = teams[team];
+      row.name.textContent = labels[team];
       row.buttons.forEach((button) => {
         button.setAttribute("aria-label", t("points_for", { team: teams[team], points: button.dataset.points }));
       });
     });
+  }
+
+  /** One deal from a points button; taps until a moment after the answer are dropped. */
+  async savePoints(team, points) {
+    if (this.pointsHeld || this.busy) return;
+    this.pointsHeld = true;
+    try {
+      await this.save({ type: "alkort_points", team, points }, () => {});
+    } finally {
+      this.holdPoints();
+      setTimeout(() => {
+        this.pointsHeld = false;
+        this.holdPoints();
+      }, POINTS_HOLD_MS);
+    }
+  }
+
+  holdPoints() {
+    for (const row of this.pointRows || []) for (const button of row.buttons) button.disabled = this.busy || this.pointsHeld;
   }
 
   // ---- saving: a new round (through the outbox) or a correction (PUT) ----
@@ -322,6 +355,7 @@ export class RoundEntry {
       this.tapper.draw();
       this.saveDeal.disabled = !this.tapper.read();
     }
+    if (this.pointsHeld) this.holdPoints();
   }
 
   async save(body, reset) {
@@ -333,6 +367,7 @@ export class RoundEntry {
       const outcome = await this.outbox.add(body, this.table.match.version);
       reset();
       if (outcome.sent) await this.table.refresh();
+      if (this.ui.saved) this.ui.saved(Boolean(outcome.sent), outcome.sent ? outcome.sent.number : null);
     } catch (error) {
       this.ui.showError(error);
       // Someone wrote meanwhile (412), or the match's state refused it (409): show the
@@ -404,6 +439,7 @@ export class RoundEntry {
       this.editing = null;
       this.resetForms();
       await this.table.refresh();
+      if (this.ui.saved) this.ui.saved(true, number);
     } catch (error) {
       this.ui.showError(error);
       if (error instanceof ApiError && error.status === 412) {
@@ -492,7 +528,7 @@ export class RoundEntry {
               buttons.push(
                 h(
                   "button",
-                  { type: "button", class: "primary outbox-retry", onclick: () => this.outbox.retry(item.key) },
+                  { type: "button", class: "primary outbox-retry", onclick: () => this.outbox.retry(item.key).catch((error) => this.ui.showError(error)) },
                   t(item.state === "conflict" ? "outbox_add_anyway" : "outbox_try_again"),
                 ),
               );

@@ -1,16 +1,24 @@
 // An Asszorti hand as the table speaks it (`asszorti_hand`, docs/rules.md): the declarer,
 // the contract, the trumps, each player's tricks (two typed, the third follows), the
 // kontra ladder as far as the table went, and the arrivázs. While it is being entered,
-// the calculator (POST /v1/games/asszorti/score) shows what the hand will score.
-import { ApiError, NetworkError, request } from "./api.js";
+// the match's preview (POST /v1/matches/{id}/score, by the table's own settings) shows
+// what the hand will score.
+import { NetworkError } from "./api.js";
 import { clear, h } from "./dom.js";
 import { t } from "./i18n.js";
+import { problemNodes } from "./problems.js";
 
 export const CONTRACTS = ["3", "2", "1", "hand"];
 export const TRUMPS = ["hearts", "diamonds", "clubs", "spades", "none"];
 export const KONTRA = ["none", "kontra", "rekontra", "szubkontra", "hirskontra", "mordkontra"];
 const TRICKS = 11;
 const PREVIEW_MS = 250;
+
+/** A box's tricks as a number when it holds a whole number from 0 to 11, else null. */
+function wholeTricks(text) {
+  const value = text.trim() === "" ? NaN : Number(text);
+  return Number.isInteger(value) && value >= 0 && value <= TRICKS ? value : null;
+}
 
 /** A signed amount as the table says it: +18, −9, 0. */
 export function signed(value) {
@@ -91,10 +99,10 @@ function choices(field, options, changed) {
 
 /** The hand's fields; `element` goes into the entry card, `read()` gives the body. */
 export class HandForm {
-  /** @param {{names: () => string[], changed: () => void}} hooks */
+  /** @param {{names: () => string[], score: (body: object) => Promise<object>, changed: () => void}} hooks */
   constructor(hooks) {
     this.hooks = hooks;
-    this.order = []; // the seats whose tricks were typed, last two count
+    this.typed = new Set(); // the seats whose tricks were typed (not filled in)
     this.auto = null; // the seat whose tricks follow from the other two
     this.seq = 0;
     this.timer = null;
@@ -220,7 +228,7 @@ export class HandForm {
       input.value = "";
       input.classList.remove("auto");
     }
-    this.order = [];
+    this.typed = new Set();
     this.auto = null;
     this.kontra.set("none");
     this.announced.checked = false;
@@ -239,7 +247,7 @@ export class HandForm {
     input.tricks.forEach((value, seat) => {
       this.tricks[seat].value = String(value);
     });
-    this.order = [0, 1];
+    this.typed = new Set([0, 1]);
     this.auto = 2;
     this.tricks[2].classList.add("auto");
     this.kontra.set(input.kontra || "none");
@@ -252,26 +260,27 @@ export class HandForm {
     this.changed();
   }
 
-  /** Tricks were typed for `seat`: the seat not among the last two typed follows. */
+  /** Tricks were typed for `seat`. Once two boxes hold typed whole numbers, the third
+   * (if untyped) follows; typing over it makes it typed too and never rewrites the
+   * others: three typed boxes that do not add up are said so by read(). */
   typedTricks(seat) {
     const input = this.tricks[seat];
     input.classList.remove("auto");
-    this.order = this.order.filter((each) => each !== seat);
-    if (input.value.trim() !== "") this.order.push(seat);
-    this.order = this.order.slice(-2);
-    const previous = this.auto;
-    this.auto = null;
-    if (this.order.length === 2) {
-      const [a, b] = this.order;
-      const other = [0, 1, 2].find((each) => each !== a && each !== b);
-      const left = TRICKS - Number(this.tricks[a].value) - Number(this.tricks[b].value);
-      const whole = [a, b].every((each) => /^\d{1,2}$/.test(this.tricks[each].value.trim()));
+    if (this.auto === seat) this.auto = null;
+    this.typed.delete(seat);
+    if (input.value.trim() !== "") this.typed.add(seat);
+    if (this.typed.size === 2) {
+      const [a, b] = [...this.typed];
+      const other = [0, 1, 2].find((each) => !this.typed.has(each));
+      const values = [a, b].map((each) => wholeTricks(this.tricks[each].value));
+      const left = TRICKS - values[0] - values[1];
       this.auto = other;
-      this.tricks[other].value = whole && left >= 0 ? String(left) : "";
+      this.tricks[other].value = values.every((value) => value !== null) && left >= 0 ? String(left) : "";
       this.tricks[other].classList.add("auto");
-    } else if (previous !== null && previous !== seat) {
-      this.tricks[previous].value = "";
-      this.tricks[previous].classList.remove("auto");
+    } else if (this.auto !== null && this.typed.size < 2) {
+      this.tricks[this.auto].value = "";
+      this.tricks[this.auto].classList.remove("auto");
+      this.auto = null;
     }
     this.changed();
   }
@@ -297,11 +306,14 @@ export class HandForm {
     if (this.declarer.value === null) return { missing: t("missing_declarer") };
     if (this.contract.value === null) return { missing: t("missing_contract") };
     if (this.trumps.value === null) return { missing: t("missing_trumps") };
-    const texts = this.tricks.map((input) => input.value.trim());
-    if (texts.some((text) => !/^\d{1,2}$/.test(text))) return { missing: t("missing_tricks") };
-    const tricks = texts.map(Number);
-    const sum = tricks.reduce((a, b) => a + b, 0);
-    if (tricks.some((n) => n > TRICKS) || sum !== TRICKS) return { missing: t("tricks_sum", { sum }) };
+    const texts = this.tricks.map((input) => input.value.trim()).filter((text) => text !== "");
+    const numbers = texts.map(Number);
+    if (!numbers.every(Number.isInteger)) return { missing: t("tricks_not_whole") };
+    if (numbers.some((n) => n < 0 || n > TRICKS)) return { missing: t("tricks_out_of_range") };
+    const sum = numbers.reduce((a, b) => a + b, 0);
+    if (numbers.length < 3) return { missing: t(sum > TRICKS ? "tricks_too_many" : "missing_tricks", { sum }) };
+    if (sum !== TRICKS) return { missing: t("tricks_sum", { sum }) };
+    const tricks = numbers;
     const body = {
       type: "asszorti_hand",
       declarer: Number(this.declarer.value),
@@ -337,15 +349,13 @@ export class HandForm {
   async runPreview(seq, body) {
     let score;
     try {
-      score = await request("POST", "/v1/games/asszorti/score", { body });
+      score = await this.hooks.score(body);
     } catch (error) {
       if (seq !== this.seq) return;
       if (error instanceof NetworkError) {
         this.showPreview(h("p", { class: "muted" }, t("preview_offline")));
-      } else if (error instanceof ApiError && error.problem && error.problem.detail) {
-        this.showPreview(h("p", { class: "preview-error" }, error.problem.detail));
       } else {
-        this.showPreview(h("p", { class: "preview-error" }, String(error.message || error)));
+        this.showPreview(h("p", { class: "preview-error" }, problemNodes(error)));
       }
       return;
     }

@@ -1,4 +1,5 @@
-// Strings come from /app/i18n/{lang}.json (same keys in every language).
+// Strings come from ./i18n/{lang}.json beside this module (same keys in every language),
+// so they share its versioned, cached-for-good URL.
 export const LANGUAGES = ["en", "hu", "fr", "ru"];
 const STORAGE_KEY = "squarescores.lang";
 
@@ -17,7 +18,7 @@ export function preferredLanguage() {
 
 export async function setLanguage(lang, { remember = false } = {}) {
   if (!LANGUAGES.includes(lang)) lang = "en";
-  const response = await fetch(`/app/i18n/${lang}.json`);
+  const response = await fetch(new URL(`./i18n/${lang}.json`, import.meta.url));
   strings = await response.json();
   current = lang;
   document.documentElement.lang = lang;
@@ -29,9 +30,13 @@ export function language() {
   return current;
 }
 
+// French sets a narrow no-break space before : ; ? ! so the mark never starts a line.
+const FRENCH_SPACE = / ([:;?!])/g;
+
 /** The string for key, with {name} placeholders filled in (as text, never markup). */
 export function t(key, vars = {}) {
-  const template = Object.hasOwn(strings, key) ? strings[key] : key;
+  let template = Object.hasOwn(strings, key) ? strings[key] : key;
+  if (current === "fr") template = template.replace(FRENCH_SPACE, "\u202f$1");
   return template.replace(/\{(\w+)\}/g, (whole, name) =>
     Object.hasOwn(vars, name) ? String(vars[name]) : whole,
   );

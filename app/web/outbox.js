@@ -10,7 +10,8 @@
 // An item's state:
 //   "sending"  first attempt in flight (not shown; left over after a reload: resent)
 //   "pending"  waiting for the connection
-//   "conflict" 412: the sheet changed while it waited; the user adds it anyway or drops it
+//   "conflict" 412: the sheet changed while it waited; the page reads it again and shows
+//              it, and the user adds the round anyway (against that sheet) or drops it
 //   "refused"  any other 4xx (409 decided/ended, 401 revoked link, 422, ...): shown with
 //              the problem; the user tries again or drops it
 // The queue stops at the first item that is not sent, so the rounds keep their order.
@@ -52,7 +53,9 @@ export class Outbox {
   /**
    * @param {string} matchId
    * @param {{token: () => string, version: () => number | null,
-   *          changed: () => void, sent: (round: object) => void}} hooks
+   *          changed: () => void, sent: (round: object) => void,
+   *          reread: () => Promise<void>}} hooks `reread` reads the match and its
+   *   sheet again and shows them: `version()` is then the server's
    */
   constructor(matchId, hooks) {
     this.id = matchId;
@@ -62,6 +65,7 @@ export class Outbox {
     this.failures = 0;
     this.stopped = true;
     this.inflight = new Set(); // keys being sent by this page right now
+    this.settling = new Set(); // held items the user confirmed, on their way back
     this.onOnline = () => this.flush();
   }
 
@@ -201,6 +205,8 @@ export class Outbox {
         } else {
           const state = error.status === 412 ? "conflict" : "refused";
           this.update(item.key, { state, problem: problemOf(error) });
+          // The sheet on screen is not the server's: show what changed meanwhile.
+          if (state === "conflict") this.hooks.reread().catch(() => {});
         }
         return;
       } finally {
@@ -218,10 +224,21 @@ export class Outbox {
     this.timer = setTimeout(() => this.flush(), delay);
   }
 
-  /** The user settled a held item: send it again against the sheet as it is now. A held
-   * item's key was answered with a refusal (a 409 is kept with its key and would only
-   * be replayed), so it goes with a new key: no round was stored under the old one. */
-  retry(key) {
+  /** The user settled a held item: send it again against the sheet as it is now, read
+   * again first (the one on screen may be the one the 412 refused: sending its version
+   * would only be refused again). A held item's key was answered with a refusal (a 409
+   * is kept with its key and would only be replayed), so it goes with a new key: no
+   * round was stored under the old one. A second tap while this runs does nothing. */
+  async retry(key) {
+    if (this.settling.has(key)) return;
+    this.settling.add(key);
+    try {
+      await this.hooks.reread();
+    } finally {
+      this.settling.delete(key);
+    }
+    const held = this.items().find((item) => item.key === key);
+    if (!held || (held.state !== "conflict" && held.state !== "refused")) return;
     const version = this.hooks.version();
     this.update(key, {
       key: idempotencyKey(),

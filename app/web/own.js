@@ -1,16 +1,26 @@
 // An own table's round (`own_points`): one whole number per seat, or per team at a
-// table with teams, labelled with the sheet's columns (the names, or the team names).
+// table with teams, labelled with the sheet's columns (the names, or the teams with
+// their players).
 // At a zero-sum table the running sum shows, and once every field but one is typed
 // the last untouched one is filled with the number that balances the round (it can
-// still be typed over).
+// still be typed over). Once every field holds a number, the match's preview (POST
+// /v1/matches/{id}/score) says what the round scores, or why the table refuses it.
+import { NetworkError } from "./api.js";
 import { clear, h } from "./dom.js";
 import { t } from "./i18n.js";
 import { signed } from "./hand.js";
+import { problemNodes } from "./problems.js";
+
+const PREVIEW_MS = 250;
 
 export class OwnPointsForm {
-  /** @param {{columns: Function, zeroSum: Function}} hooks the sheet's columns, the setting */
+  /** @param {{columns: Function, names: Function, zeroSum: Function, score: Function}} hooks
+   * the fields' labels (the sheet's columns, teams with their players), the columns' short
+   * names, the zero-sum setting, and the match's preview of a round body */
   constructor(hooks) {
     this.hooks = hooks;
+    this.seq = 0; // the latest preview asked for: older answers are dropped
+    this.timer = null;
     this.inputs = [];
     this.labels = [];
     this.typed = new Set(); // the fields typed into (the balancing number goes elsewhere)
@@ -18,7 +28,8 @@ export class OwnPointsForm {
     this.box = h("div", { class: "own-points" });
     this.hint = h("p", { class: "muted", id: "own-hint" });
     this.sum = h("p", { class: "own-sum", id: "own-sum", role: "status" });
-    this.element = h("div", {}, this.hint, this.box, this.sum);
+    this.preview = h("div", { class: "preview", id: "own-preview", "aria-live": "polite" });
+    this.element = h("div", {}, this.hint, this.box, this.sum, this.preview);
   }
 
   /** Draw the fields for the sheet's columns (kept, with what was typed, when they match). */
@@ -61,6 +72,7 @@ export class OwnPointsForm {
     }
     if (this.hooks.zeroSum()) this.balance();
     this.drawSum();
+    this.schedulePreview();
   }
 
   /** Zero-sum: every field but one typed, fill that one so the round sums to 0. */
@@ -107,6 +119,47 @@ export class OwnPointsForm {
       this.typed.add(index);
     });
     this.drawSum();
+    this.schedulePreview();
+  }
+
+  // ---- the preview: what the match makes of the round, once every field is typed ----
+
+  schedulePreview() {
+    clearTimeout(this.timer);
+    this.seq += 1;
+    const seq = this.seq;
+    const read = this.read();
+    if (!read.body) {
+      this.showPreview();
+      return;
+    }
+    this.preview.classList.add("busy");
+    this.timer = setTimeout(() => this.runPreview(seq, read.body), PREVIEW_MS);
+  }
+
+  async runPreview(seq, body) {
+    let score;
+    try {
+      score = await this.hooks.score(body);
+    } catch (error) {
+      if (seq !== this.seq) return;
+      if (error instanceof NetworkError) {
+        this.showPreview(h("p", { class: "muted" }, t("preview_offline")));
+      } else {
+        this.showPreview(h("p", { class: "preview-error" }, problemNodes(error)));
+      }
+      return;
+    }
+    if (seq !== this.seq) return; // typed on meanwhile: a newer preview is coming
+    const columns = this.hooks.names();
+    const cells = score.cells || score.net || [];
+    const list = cells.map((value, index) => `${columns[index] ?? index + 1} ${signed(value)}`).join(", ");
+    this.showPreview(h("p", { class: "own-preview-line" }, t("own_preview", { list })));
+  }
+
+  showPreview(...children) {
+    this.preview.classList.remove("busy");
+    clear(this.preview).append(...children);
   }
 
   reset() {
@@ -117,5 +170,8 @@ export class OwnPointsForm {
     this.typed = new Set();
     this.auto = null;
     this.drawSum();
+    clearTimeout(this.timer);
+    this.seq += 1;
+    this.showPreview();
   }
 }

@@ -3,7 +3,8 @@
 // unchanged in ./vendor/qrcode.js (pinned in tools/web/package-lock.json).
 // The code is drawn as an SVG built with DOM calls: no markup is parsed, no style
 // attribute is set (the page's CSP allows neither inline style nor remote images).
-import qrcode from "./vendor/qrcode.js";
+// The encoder is loaded the first time a code is drawn: most phones at a table (the
+// players') never show one, so it is not part of the page's first load.
 
 const SVG = "http://www.w3.org/2000/svg";
 const QUIET = 4; // the quiet zone the standard asks for, in modules
@@ -13,8 +14,15 @@ function utf8(text) {
   return Array.from(new TextEncoder().encode(text), (byte) => String.fromCharCode(byte)).join("");
 }
 
-/** The QR matrix for text: {size, dark: (row, col) => boolean}. */
-export function qrMatrix(text) {
+let encoder = null; // the library's qrcode function, once asked for
+
+function loadEncoder() {
+  encoder ||= import("./vendor/qrcode.js").then((module) => module.default);
+  return encoder;
+}
+
+/** The QR matrix for text, made by the library's qrcode: {size, dark: (row, col) => boolean}. */
+export function qrMatrix(qrcode, text) {
   const code = qrcode(0, "M"); // 0: the smallest version that holds the text
   code.addData(utf8(text), "Byte");
   code.make();
@@ -32,24 +40,27 @@ export function qrPath(matrix) {
   return parts.join("");
 }
 
-/** An <svg class="qr"> of text; label names it for screen readers. */
+/** An <svg class="qr"> of text, returned at once and drawn when the encoder has
+ * loaded (its path.qr-modules appears then); label names it for screen readers. */
 export function qrSvg(text, label) {
-  const matrix = qrMatrix(text);
-  const side = matrix.size + 2 * QUIET;
   const svg = document.createElementNS(SVG, "svg");
   svg.setAttribute("class", "qr");
-  svg.setAttribute("viewBox", `0 0 ${side} ${side}`);
   svg.setAttribute("role", "img");
   svg.setAttribute("shape-rendering", "crispEdges");
   if (label) svg.setAttribute("aria-label", label);
-  const background = document.createElementNS(SVG, "rect");
-  background.setAttribute("width", String(side));
-  background.setAttribute("height", String(side));
-  background.setAttribute("fill", "#fff");
-  const modules = document.createElementNS(SVG, "path");
-  modules.setAttribute("class", "qr-modules");
-  modules.setAttribute("fill", "#000");
-  modules.setAttribute("d", qrPath(matrix));
-  svg.append(background, modules);
+  loadEncoder().then((qrcode) => {
+    const matrix = qrMatrix(qrcode, text);
+    const side = matrix.size + 2 * QUIET;
+    svg.setAttribute("viewBox", `0 0 ${side} ${side}`);
+    const background = document.createElementNS(SVG, "rect");
+    background.setAttribute("width", String(side));
+    background.setAttribute("height", String(side));
+    background.setAttribute("fill", "#fff");
+    const modules = document.createElementNS(SVG, "path");
+    modules.setAttribute("class", "qr-modules");
+    modules.setAttribute("fill", "#000");
+    modules.setAttribute("d", qrPath(matrix));
+    svg.append(background, modules);
+  });
   return svg;
 }

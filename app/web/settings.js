@@ -1,10 +1,12 @@
 // Table rules: chosen on the start form (createMatch's `settings`), and changed by the
-// host on the sheet (PATCH the match's `settings`; only the settings sent change).
+// host on the sheet (PATCH the match's `settings`; only the settings sent change). The
+// host's card also renames players (rename.js), after the match has ended too.
 import { request } from "./api.js";
 import { clear, h } from "./dom.js";
 import { t } from "./i18n.js";
 import { winnerNames } from "./endgame.js";
 import { problemText } from "./problems.js";
+import { PlayerNames } from "./rename.js";
 
 const SEATS = { asszorti: 3, alkort: 4 };
 const GAMES = ["asszorti", "alkort", "own_table"]; // the games the host's card knows
@@ -252,26 +254,36 @@ export class HostSettings {
     this.dirty = false; // typed into and not saved yet: a live redraw keeps it
     this.fields = {};
     this.note = h("p", { class: "note", id: "settings-note", role: "status" });
+    this.names = new PlayerNames(table);
   }
 
   draw() {
     const { match, entry } = this.table;
     const known = match && GAMES.includes(match.game); // the games this card knows
-    if (!known || !entry || entry.role !== "host" || match.status === "ended") {
+    if (!known || !entry || entry.role !== "host") {
       this.element.hidden = true;
       return;
     }
     this.element.hidden = false;
-    const shape = `${match.game}:${match.round_count === 0}`;
+    const ended = match.status === "ended"; // its settings are final; its names are not
+    const shape = `${match.game}:${match.round_count === 0}:${ended}`;
     if (shape !== this.shape) {
       this.shape = shape;
       this.dirty = false;
-      this.build(match);
+      this.build(match, ended);
     }
-    if (!this.dirty) this.fill(match.settings);
+    if (!this.dirty && !ended) this.fill(match.settings);
+    this.names.draw(match);
   }
 
-  build(match) {
+  build(match, ended) {
+    const open = this.element.open;
+    const summary = h("summary", {}, t(ended ? "names_title" : "settings_title"));
+    if (ended) {
+      clear(this.element).append(summary, this.names.element);
+      this.element.open = open;
+      return;
+    }
     const game = match.game;
     this.fields = {};
     if (game === "alkort") {
@@ -322,8 +334,7 @@ export class HostSettings {
       event.preventDefault();
       this.save(save);
     });
-    const open = this.element.open;
-    clear(this.element).append(h("summary", {}, t("settings_title")), form, this.note);
+    clear(this.element).append(summary, form, this.note, this.names.element);
     this.element.open = open;
   }
 

@@ -1,10 +1,11 @@
 // An Alkort deal by tapping, for each trick in play order, the team that took it
 // (`alkort_tricks`, docs/rules.md). Tapping stops as soon as the deal is settled;
-// the calculator (POST /v1/games/alkort/score) then says what it is worth: a plain
+// the match's preview (POST /v1/matches/{id}/score) then says what it is worth: a plain
 // win (1), a múk (5) or a stroke (6 to 9).
-import { ApiError, NetworkError, request } from "./api.js";
+import { NetworkError } from "./api.js";
 import { clear, h } from "./dom.js";
 import { t } from "./i18n.js";
+import { problemNodes } from "./problems.js";
 
 export const MAX_TRICKS = 9;
 const MAJORITY = 5;
@@ -32,12 +33,14 @@ export function dealText(breakdown, teams) {
 }
 
 export class TrickTapper {
-  /** @param {{teams: () => string[], changed: () => void}} hooks */
+  /** @param {{teams: () => string[], labels: () => string[], score: (body: object) => Promise<object>,
+   *   changed: () => void}} hooks the teams' names, the teams with their players (the buttons),
+   *   the match's preview of a deal, and a redraw of the save button */
   constructor(hooks) {
     this.hooks = hooks;
     this.tricks = [];
     this.seq = 0;
-    this.score = null; // the calculator's answer for the settled deal
+    this.score = null; // the preview's answer for the settled deal
     this.takes = [0, 1].map((team) =>
       h(
         "button",
@@ -103,10 +106,11 @@ export class TrickTapper {
   /** Redraw from the taps (and the team names, which the host may change). */
   draw() {
     const teams = this.hooks.teams();
+    const labels = this.hooks.labels();
     const done = this.isSettled;
     const next = this.tricks.length + 1;
     this.takes.forEach((button, team) => {
-      button.textContent = teams[team];
+      button.textContent = labels[team];
       button.setAttribute("aria-label", t("trick_took", { team: teams[team], n: next }));
       button.disabled = done;
     });
@@ -137,16 +141,17 @@ export class TrickTapper {
   async preview(seq, tricks) {
     clear(this.result).append(h("p", { class: "muted" }, t("trick_scoring")));
     try {
-      const score = await request("POST", "/v1/games/alkort/score", { body: { type: "alkort_tricks", tricks } });
+      const score = await this.hooks.score({ type: "alkort_tricks", tricks });
       if (seq !== this.seq) return;
       this.score = score;
       this.draw();
     } catch (error) {
       if (seq !== this.seq) return;
-      let text = String(error.message || error);
-      if (error instanceof NetworkError) text = t("preview_offline");
-      else if (error instanceof ApiError && error.problem && error.problem.detail) text = error.problem.detail;
-      clear(this.result).append(h("p", { class: "muted" }, text));
+      clear(this.result).append(
+        error instanceof NetworkError
+          ? h("p", { class: "muted" }, t("preview_offline"))
+          : h("p", { class: "preview-error" }, problemNodes(error)),
+      );
     }
     if (this.hooks.changed) this.hooks.changed();
   }

@@ -239,10 +239,10 @@ def test_sheet_has_team_columns(alkort: Any) -> None:
     assert [r["cells"] for r in sheet["rows"]] == [[6, 0], [0, 1]]
     assert sheet["owed"] is None
     csv = table.get("/sheet", headers={"Accept": "text/csv"}).text.splitlines()
-    assert csv == ["round,dealer,Us,Them", "1,0,6,0", "2,1,0,1", "total,,6,1"]
+    assert csv == ["round,dealer,Us,Them", "1,Anna,6,0", "2,Bela,0,1", "total,,6,1"]
     assert alkort().get("/sheet").json()["columns"] == [
-        "Team 0 (Anna & Cili)",
-        "Team 1 (Bela & Dani)",
+        "Team 1 (Anna & Cili)",
+        "Team 2 (Bela & Dani)",
     ]
 
 

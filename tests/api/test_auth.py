@@ -21,6 +21,7 @@ OPERATIONS = [
     ("GET", "/rounds/1/history", None, {"host", "player", "viewer"}),
     ("DELETE", "/rounds/1", None, {"host", "player"}),
     ("POST", "/end", None, {"host", "player"}),
+    ("POST", "/score", amounts(2, -1, -1), {"host", "player"}),  # a preview: as entering
 ]
 SUCCESS = {"GET": 200, "PATCH": 200, "POST": 200, "PUT": 200, "DELETE": 204}
 

@@ -109,6 +109,30 @@ def test_wrong_method_is_405_with_allow(table: Table) -> None:
     assert "GET" in response.headers["allow"]
 
 
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/",
+        "/app/app.js",
+        "/app/i18n/hu.json",
+        "/docs",
+        "/docs/oauth2-redirect",
+        "/redoc",
+        "/static/docs/swagger-ui.css",
+        "/openapi.json",
+    ],
+)
+def test_head_is_served_wherever_a_page_is(client: Any, path: str) -> None:
+    # Uncompressed: GZipMiddleware (the page's assets) compresses a body, and HEAD has none.
+    plain = {"Accept-Encoding": "identity"}
+    got = client.get(path, headers=plain)
+    head = client.head(path, headers=plain)
+    assert got.status_code == head.status_code == 200, head.text
+    assert head.content == b""
+    for name in ("content-type", "content-length", "content-security-policy"):
+        assert head.headers.get(name) == got.headers.get(name), name
+
+
 def test_unknown_path_is_problem_404(client: Any) -> None:
     response = client.get("/v2/everything")
     assert response.status_code == 404

@@ -68,10 +68,10 @@ def test_a_two_man_alkort_evening_to_eleven(client: TestClient) -> None:
     assert csv == [
         f'rules,"{TWO_MAN_RULES}"',
         "round,dealer,Anna,Bela",
-        "1,0,6,0",
-        "2,1,0,1",
-        "3,0,0,5",
-        "4,1,5,0",
+        "1,Anna,6,0",
+        "2,Bela,0,1",
+        "3,Anna,0,5",
+        "4,Bela,5,0",
         "total,,11,6",
     ]
     sheet = table.get("/sheet").json()

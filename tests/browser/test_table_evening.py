@@ -1,5 +1,5 @@
 """A whole evening at the table on the web page (app/web): hands entered as the table
-speaks them, with the calculator's preview; Alkort by tapping tricks; whose deal it is;
+speaks them, with the match's preview; Alkort by tapping tricks; whose deal it is;
 corrections with their history; undo; rounds entered offline and sent once; a viewer;
 a link the host re-issued.
 
@@ -48,10 +48,25 @@ def get_match(server: LiveServer, match_id: str, token: str) -> dict[str, Any]:
     return response.json()
 
 
+def headings(match: dict[str, Any], sheet: dict[str, Any]) -> list[str]:
+    """The sheet's column headings as the page writes them (English): the API's columns,
+    but teams counted from 1 (or named) with their players."""
+    if not match["teams"]:
+        return list(sheet["columns"])
+    names = [player["name"] for player in match["players"]]
+    labels = [team["name"] or f"Team {team['team'] + 1}" for team in match["teams"]]
+    return [
+        f"{label}: " + " & ".join(names[seat] for seat in team["seats"])
+        for label, team in zip(labels, match["teams"], strict=True)
+    ]
+
+
 def assert_sheet_as_api(page: Page, server: LiveServer, match_id: str, token: str) -> None:
     """The page's sheet is the API's: every row, the totals and (Asszorti) the owed row."""
     sheet = api(server, "GET", f"/v1/matches/{match_id}/sheet", token).json()
-    assert page.locator("#sheet thead th").all_inner_texts()[1:] == sheet["columns"]
+    assert page.locator("#sheet thead th").all_inner_texts()[1:] == headings(
+        get_match(server, match_id, token), sheet
+    )
     assert rows(page) == [[str(row["number"]), *map(str, row["cells"])] for row in sheet["rows"]]
     totals = page.locator("#sheet tfoot tr.totals td").all_inner_texts()
     assert totals == [str(total) for total in sheet["totals"]]
@@ -115,7 +130,7 @@ def tricks_text(*tricks: int) -> str:
 
 
 def expect_preview(page: Page, nets: list[int]) -> None:
-    """The calculator's preview shows each seat's net before the hand is saved."""
+    """The match's preview shows each seat's net before the hand is saved."""
     preview = page.locator("#hand-preview")
     expect(preview.locator(".preview-title")).to_have_text(EN["preview_title"])
     for seat, net in enumerate(nets):
@@ -257,6 +272,7 @@ def test_an_asszorti_evening_on_two_phones(
 
     # Undo the last round, on the host's phone.
     ours.click("#undo")
+    ours.click("#confirm-yes")  # Undo asks first
     theirs.wait_for_selector(row(theirs, 4), state="detached", timeout=LIVE_TIMEOUT_MS)
     for page in (ours, theirs):
         expect(page.locator("#sheet tbody tr")).to_have_count(3)
@@ -311,7 +327,7 @@ def test_an_alkort_evening_by_tapping_tricks(
     wait_live(page)
     expect(page.locator("#dealer-line")).to_have_text("Cili deals.")
     expect(page.locator("#tricks h2")).to_have_text("Deal 1")
-    expect(page.locator('button.take[data-team="0"]')).to_have_text("Us")
+    expect(page.locator('button.take[data-team="0"]')).to_have_text("Us: Anna & Cili")
     save = page.locator("#add-deal")
     result = page.locator("#trick-result")
 
@@ -392,7 +408,10 @@ def test_an_alkort_evening_by_tapping_tricks(
         json={"type": "alkort_tricks", "tricks": [1] * 9},
     ).json()
     assert problem["code"] == "correction_conflict"
-    assert message.inner_text() == f"{problem['detail']} {EN['hint_correction_conflict']}"
+    assert message.locator(".problem-text").inner_text() == (
+        f"{EN['problem_correction_conflict']}. {EN['hint_correction_conflict']}"
+    )
+    assert problem["detail"] in message.locator(".problem-detail").inner_text()
     assert get_match(server, match_id, host_token)["totals"] == [11, 6]
 
     # One that leaves the decision where it was is taken: deal 2 was a plain win.
@@ -544,7 +563,17 @@ def test_a_viewer_cannot_write_and_a_replaced_link_stops_working(
     page = viewer.open(links["viewer"])
     page.wait_for_selector("#viewer-note")
     assert rows(page) == [["1", "0", "18", "0"]]
-    for control in ("#hand", "#amounts", "#tricks", "#points", "#undo", "#end", "input", "form"):
+    # The screen-awake toggle is the viewer's too (the tablet in the middle of the table).
+    for control in (
+        "#hand",
+        "#amounts",
+        "#tricks",
+        "#points",
+        "#undo",
+        "#end",
+        "input:not(#wake-lock)",
+        "form",
+    ):
         assert page.locator(control).count() == 0, control
     page.click('#sheet button.round-open[data-round="1"]')
     expect(page.locator("#round-history li")).to_have_count(1)
@@ -579,7 +608,7 @@ def test_a_viewer_cannot_write_and_a_replaced_link_stops_working(
     )
     # The stream's "revoked", or the problem of the re-read it set off (which lands last).
     expect(theirs.locator("#message")).to_be_visible()
-    said = theirs.locator("#message").inner_text()
+    said = theirs.locator("#message .problem-text").inner_text()
     assert said == EN["revoked"] or said.endswith(EN["hint_unauthenticated"]), said
     assert theirs.locator("#hand, #amounts").count() == 0
 

@@ -132,8 +132,9 @@ def test_the_vendored_qr_library_is_the_pinned_package() -> None:
 def qr_modules(page: Page, svg_index: int) -> tuple[int, set[tuple[int, int]]]:
     """The viewBox side and the dark modules that the indexed SVG draws."""
     svg = page.locator("svg.qr").nth(svg_index)
-    side = int(svg.get_attribute("viewBox").split()[2])  # type: ignore[union-attr]
+    # The path first: it waits for the code, drawn once the encoder has loaded.
     path = svg.locator("path.qr-modules").get_attribute("d") or ""
+    side = int(svg.get_attribute("viewBox").split()[2])  # type: ignore[union-attr]
     return side, {(int(x), int(y)) for x, y in MODULE.findall(path)}
 
 
@@ -175,8 +176,9 @@ def test_join_links_get_qr_codes_made_on_the_device(
     page.click("#create")
     page.wait_for_selector("#links svg.qr")
 
+    page.click("#show-host-link")  # the host's own link only after its step
     links = page.locator("#links a.join-link")
-    assert links.count() == 5  # host, three players, viewer
+    assert links.count() == 5  # three players, viewer, host
     assert page.locator("#links svg.qr").count() == 5
     hrefs = [str(links.nth(i).get_attribute("href")) for i in range(5)]
     for index, href in enumerate(hrefs):
@@ -198,7 +200,7 @@ def test_join_links_get_qr_codes_made_on_the_device(
     # Under the sheet, the host keeps the links and their codes.
     page.click("#open-sheet")
     page.wait_for_selector("#live.on")
-    assert page.locator("#links svg.qr").count() == 5
+    assert page.locator("#links svg.qr").count() == 4  # the host's behind its step
     assert "Next dealer: Berta" in page.locator(".status").inner_text()
 
     tokens = [href.split("?t=")[1] for href in hrefs]
@@ -314,7 +316,9 @@ def test_the_end_shows_the_settlement_and_offers_csv_and_print(
         f"{names[p['payer']]} pays {names[p['payee']]} {p['amount']}" for p in sheet["settlement"]
     ]
     assert match["settlement"] == sheet["settlement"]
-    assert page.locator("#host-settings").is_hidden()  # an ended match takes no settings
+    # An ended match takes no settings; the host's card keeps only the players' names.
+    assert page.locator("#host-settings .settings-form").count() == 0
+    expect(page.locator("#host-settings #player-names")).to_be_attached()
     shoot(page, "end")
 
     # CSV: fetched with the header, saved from a Blob.

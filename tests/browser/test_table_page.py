@@ -48,7 +48,9 @@ def test_a_round_entered_on_one_phone_shows_on_the_other(
     href = link.get_attribute("href")
     assert href is not None and href.startswith(server.url + "/#/m/") and "?t=" in href
     assert link.inner_text() == href  # the link as text too, beside its QR code
-    assert page.locator("a.join-link").count() == 5  # host, three players, viewer
+    assert page.locator("a.join-link").count() == 4  # three players, viewer
+    page.click("#show-host-link")  # the host's own link only after its step
+    assert page.locator("a.join-link").count() == 5
     page.click("#open-sheet")
     page.wait_for_selector("#live.on")
     assert page.locator("#sheet thead th").all_inner_texts()[1:] == ["Anna", "Berta", "Csaba"]
@@ -77,6 +79,7 @@ def test_a_round_entered_on_one_phone_shows_on_the_other(
 
     theirs.wait_for_selector("#undo")
     theirs.click("#undo")
+    theirs.click("#confirm-yes")  # Undo asks first
     page.wait_for_selector("#sheet tbody tr", state="detached", timeout=LIVE_TIMEOUT_MS)
     assert rows(page) == []
     assert page.locator("#sheet tfoot tr.totals td").all_inner_texts() == ["0", "0", "0"]
@@ -91,7 +94,7 @@ def test_names_are_text_and_the_page_is_locked_down(
     host = new_phone(phones, browser, server)
     page = host.open("/")
     create_via_page(page, [XSS_NAME, "Berta", "Csaba"])
-    assert page.locator("#links .link-label").nth(1).inner_text().endswith(XSS_NAME)
+    assert page.locator("#links .link-label").nth(0).inner_text().endswith(XSS_NAME)
     page.click("#open-sheet")
     page.wait_for_selector("#sheet")
     assert page.locator("#sheet thead th").nth(1).inner_text() == XSS_NAME
@@ -165,7 +168,16 @@ def test_a_viewer_link_shows_no_write_controls(
         page.evaluate("parseFloat(getComputedStyle(document.querySelector('#sheet')).fontSize)")
         >= 24
     )
-    for control in ("#amounts", "#points", "#undo", "#end", "#add-round", "input", "form"):
+    # The screen-awake toggle is the viewer's too (the tablet in the middle of the table).
+    for control in (
+        "#amounts",
+        "#points",
+        "#undo",
+        "#end",
+        "#add-round",
+        "input:not(#wake-lock)",
+        "form",
+    ):
         assert page.locator(control).count() == 0, control
     page.select_option("#lang", "en")  # switched by hand, and remembered
     en = json.loads((WEB / "i18n" / "en.json").read_text())
@@ -200,7 +212,8 @@ def test_an_alkort_table_scores_points_and_ends(
     page.click("#create")
     page.click("#open-sheet")
     page.wait_for_selector("#points")
-    assert page.locator("#sheet thead th").all_inner_texts()[1:] == ["Us", "Them"]
+    teams = ["Us: Anna & Cili", "Them: Bela & Dani"]  # named teams show who plays too
+    assert page.locator("#sheet thead th").all_inner_texts()[1:] == teams
     page.click('button.point[data-team="1"][data-points="5"]')
     page.wait_for_selector('#sheet tbody tr[data-round="1"]')
     assert rows(page) == [["1", "0", "5"]]
@@ -230,7 +243,11 @@ def test_an_error_shows_the_problem_detail(
         page.fill(f'input[name="amount{seat}"]', amount)
     page.click("#add-round")
     page.wait_for_selector("#message:not([hidden])")
-    detail = page.locator("#message").inner_text()
-    assert detail.startswith("amounts [3, -1, -2] are not a hand's"), detail
+    # The page's own sentence first; the server's detail on a line of its own below.
+    en = json.loads((WEB / "i18n" / "en.json").read_text())
+    said = page.locator("#message .problem-text").inner_text()
+    assert said == f"{en['problem_field_amounts']}. {en['hint_validation_error']}", said
+    detail = page.locator("#message .problem-detail").inner_text()
+    assert "amounts [3, -1, -2] are not a hand's" in detail, detail
     assert rows(page) == []
     player.check_clean()

@@ -181,3 +181,62 @@ def test_0010_tags_the_kept_events_and_its_downgrade_untags_them(fresh_url: str)
         assert kept() == written
     finally:
         engine.dispose()
+
+
+def test_0011_links_rematches_and_its_downgrade_keeps_the_matches(fresh_url: str) -> None:
+    """An ended match and its rematch, with rounds and kept events: the downgrade drops
+    the links (and takes them out of the kept events) and keeps every match, round and
+    event; the upgrade, on those rows, gives every match and kept event null links, and
+    the matches read and play on."""
+    config = alembic_config(fresh_url)
+    command.upgrade(config, "head")
+    settings = Settings(database_url=fresh_url, rate_limit_matches_per_minute=0)
+    with TestClient(create_app(settings)) as client:
+        body = {"game": "asszorti", "players": ["Anna", "Berta", "Csaba"]}
+        created = client.post("/v1/matches", json=body).json()
+        auth = {"Authorization": f"Bearer {created['tokens']['host']}"}
+        path = f"/v1/matches/{created['id']}"
+        deal = {"type": "asszorti_amounts", "amounts": [-9, 18, -9]}
+        assert client.post(f"{path}/rounds", json=deal, headers=auth).status_code == 201
+        assert client.post(f"{path}/end", headers=auth).status_code == 200
+        rematch = client.post(f"{path}/rematch", headers=auth).json()
+    engine = create_engine(fresh_url)
+
+    def rows(query: str) -> list[dict[str, object]]:
+        with engine.connect() as connection:
+            return [dict(row) for row in connection.execute(text(query)).mappings()]
+
+    def kept() -> list[dict[str, object]]:
+        payloads = [row["payload"] for row in rows("SELECT payload FROM match_change")]
+        return [p if isinstance(p, dict) else json.loads(str(p)) for p in payloads]
+
+    try:
+        links = rows("SELECT id, rematch_id, rematch_of FROM match ORDER BY created_at")
+        assert links == [
+            {"id": created["id"], "rematch_id": rematch["id"], "rematch_of": None},
+            {"id": rematch["id"], "rematch_id": None, "rematch_of": created["id"]},
+        ]
+        before = (rows("SELECT id, players, version FROM match"), rows("SELECT * FROM round"))
+        assert kept()[-1]["match"]["rematch_id"] == rematch["id"]  # type: ignore[index]
+
+        command.downgrade(config, "0010")
+        with engine.connect() as connection:
+            columns = {c["name"] for c in inspect(connection).get_columns("match")}
+        assert not {"rematch_id", "rematch_of"} & columns
+        after = (rows("SELECT id, players, version FROM match"), rows("SELECT * FROM round"))
+        assert after == before
+        assert all("rematch_id" not in event["match"] for event in kept())  # type: ignore[operator]
+
+        command.upgrade(config, "head")
+        assert (
+            rows("SELECT rematch_id, rematch_of FROM match")
+            == [{"rematch_id": None, "rematch_of": None}] * 2
+        )
+        assert all(event["match"]["rematch_id"] is None for event in kept())  # type: ignore[index]
+        with TestClient(create_app(settings)) as client:
+            read = client.get(path, headers=auth)
+            assert read.status_code == 200 and read.json()["rematch_id"] is None
+            again = client.post(f"{path}/rematch", headers=auth)
+            assert again.status_code == 201 and again.json()["rematch_of"] == created["id"]
+    finally:
+        engine.dispose()

@@ -501,6 +501,8 @@ def match_read_fields(settings: dict[str, Any]) -> dict[str, Any]:
         "updated_at": "2026-11-29T20:15:00+00:00",
         "ended_at": None,
         "ended_by": None,
+        "rematch_id": None,
+        "rematch_of": None,
         "game": "own_table"
         if "teams" in settings
         else "alkort"
@@ -977,8 +979,8 @@ def test_the_sheet_as_csv_through_the_generated_client(live: Sdk) -> None:
         assert text == response.content.decode()
         assert text == (
             "round,dealer,Anna,'=Berta,Csaba\r\n"  # a name is never read as a formula
-            "1,0,18,0,0\r\n"
-            "2,1,0,0,0\r\n"  # Berta's +8 pays back 8 of the 9 she owed
+            "1,Anna,18,0,0\r\n"  # the dealer by name, as safe as the headings
+            "2,'=Berta,0,0,0\r\n"  # Berta's +8 pays back 8 of the 9 she owed
             "total,,18,0,0\r\n"
             "owed,,4,1,13\r\n"
         )

@@ -468,6 +468,7 @@ ROUND_TRIPS = {
     "getRoundHistory": "RoundHistory",
     "getSheet": "SheetRead",
     "scoreRound": "ScoreRead",
+    "scoreMatchRound": "ScoreRead",
     "getTokenOwner": "TokenOwner",
     "reissueToken": "IssuedToken",
     "recoverHostToken": "IssuedToken",
@@ -601,6 +602,8 @@ def record(base_url: str, game: str) -> dict[str, list[Any]]:
         def play_the_match() -> None:
             """Runs while a viewer's stream is open: its events are every change below."""
             for body in play.rounds:
+                # Previewed by the match's settings as they are now (the update changes them).
+                r.keep("scoreMatchRound", 200, "POST", f"{url}/score", json=body, headers=player)
                 r.keep("createRound", 201, "POST", f"{url}/rounds", json=body, headers=player)
             r.keep(
                 "replaceRound", 200, "PUT", f"{url}/rounds/2", json=play.correction, headers=host

@@ -456,6 +456,14 @@ def capture_match(http: httpx.Client, game: str, add: Add) -> None:
             host = bearer(issued["token"])
         ended = body(http.post(f"{path}/end", headers=host), 200)
         add(f"{game} endMatch", "MatchRead", ended)
+        # After the evening: a typo fixed, and the rematch (linked from the ended match).
+        fixed = http.patch(f"{path}/players/0", json={"name": "Anikó"}, headers=host)
+        add(f"{game} updatePlayer", "MatchRead", body(fixed, 200))
+        add(
+            f"{game} startRematch",
+            "MatchCreated",
+            body(http.post(f"{path}/rematch", headers=host), 201),
+        )
         add(f"{game} getMatch ended", "MatchRead", body(http.get(path, headers=viewer), 200))
         history = body(http.get(f"{path}/history", headers=viewer), 200)
         add(f"{game} getMatchHistory", "MatchHistory", history)

@@ -320,7 +320,7 @@ def test_four_players_with_unique_names() -> None:
 def test_columns_are_the_teams() -> None:
     players = ["Anna", "Bela", "Cili", "Dani"]
     assert GAME.columns(players, ["Us", "Them"]) == ["Us", "Them"]
-    assert GAME.columns(players, None) == ["Team 0 (Anna & Cili)", "Team 1 (Bela & Dani)"]
+    assert GAME.columns(players, None) == ["Team 1 (Anna & Cili)", "Team 2 (Bela & Dani)"]
 
 
 def test_game_facts() -> None:

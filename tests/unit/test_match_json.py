@@ -40,6 +40,8 @@ def _row(game_name: str, *, ended: bool) -> dict[str, Any]:
         "updated_at": now,
         "ended_at": now if ended else None,
         "ended_by": "host" if ended else None,
+        "rematch_id": "1" * 32 if ended else None,
+        "rematch_of": "2" * 32,
     }
 
 

@@ -123,6 +123,16 @@ def test_a_table_in_teams_enters_one_number_per_team() -> None:
     assert error.value.loc == ("points",)
 
 
+def test_unnamed_teams_are_labelled_from_one_with_their_players() -> None:
+    game, _ = table(6, teams=3)
+    assert game.columns(NAMES[:6], None) == [
+        "Team 1 (Anna & Dani)",
+        "Team 2 (Bela & Ede)",
+        "Team 3 (Cili & Flora)",
+    ]
+    assert game.columns(NAMES[:6], ["Red", "Green", "Blue"]) == ["Red", "Green", "Blue"]
+
+
 def test_rounds_keep_the_tables_own_rules() -> None:
     game, rules = table(3, negatives=False)
     with pytest.raises(GameRuleError) as error:

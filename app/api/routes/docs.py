@@ -67,6 +67,9 @@ def with_policy(page: HTMLResponse, *, styles: str = "") -> HTMLResponse:
     return page
 
 
+# Served for HEAD as for GET, as the assets are (StaticFiles answers both).
+PAGE_METHODS = ["GET", "HEAD"]
+
 router = APIRouter(include_in_schema=False)
 
 
@@ -75,7 +78,7 @@ def _root(request: Request) -> str:
     return str(request.scope.get("root_path", "")).rstrip("/")
 
 
-@router.get(DOCS_URL)
+@router.api_route(DOCS_URL, methods=PAGE_METHODS)
 async def swagger_ui(request: Request) -> HTMLResponse:
     root, app = _root(request), request.app
     page = get_swagger_ui_html(
@@ -91,12 +94,12 @@ async def swagger_ui(request: Request) -> HTMLResponse:
     return with_policy(page)
 
 
-@router.get(OAUTH2_REDIRECT_URL)
+@router.api_route(OAUTH2_REDIRECT_URL, methods=PAGE_METHODS)
 async def swagger_ui_oauth2_redirect() -> HTMLResponse:
     return with_policy(get_swagger_ui_oauth2_redirect_html())
 
 
-@router.get(REDOC_URL)
+@router.api_route(REDOC_URL, methods=PAGE_METHODS)
 async def redoc(request: Request) -> HTMLResponse:
     root, app = _root(request), request.app
     page = get_redoc_html(

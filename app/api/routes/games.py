@@ -8,6 +8,7 @@ from app.api.problems import responses
 from app.api.strict_json import StrictJSONRoute
 from app.games import GAMES
 from app.schemas import GameList, GameName, GameRead, RoundBody, ScoreRead
+from app.services.scoring import score_data
 from app.services.scoring import score_round as score
 
 router = APIRouter(prefix="/v1/games", tags=["games"], route_class=StrictJSONRoute)
@@ -44,9 +45,6 @@ async def score_round(game: GameName, body: Annotated[RoundBody, Body()]) -> Sco
     """Score one round on its own, for previews and calculators."""
     # With the game's default settings.
     played = GAMES[game.value]
-    scored = score(played, body, played.settings_model())
-    return ScoreRead(
-        net=list(scored.net) if scored.net is not None else None,
-        cells=None if scored.net is not None else list(scored.points),
-        breakdown={"game": played.name, **scored.breakdown},
+    return ScoreRead.model_validate(
+        score_data(played, score(played, body, played.settings_model()))
     )

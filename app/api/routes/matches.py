@@ -1,12 +1,14 @@
-"""Matches: create, read, change settings, end."""
+"""Matches: create, read, change settings, preview a round, rename a player, end, start a
+rematch."""
 
 from typing import Annotated
 
-from fastapi import APIRouter, Body, Request, Response
+from fastapi import APIRouter, Body, Path, Request, Response
 
 from app.api.deps import (
     HostDep,
     PlayerDep,
+    PlayerReaderDep,
     RateLimitDep,
     ReaderDep,
     SettingsDep,
@@ -32,10 +34,22 @@ from app.api.headers import (
 from app.api.links import base_url, join_links
 from app.api.problems import responses
 from app.api.strict_json import StrictJSONRoute
-from app.api.writes import WriteResult, conflict_kept, kept, replayed
+from app.api.writes import WriteResult, keep_conflict, keep_response, replayed
+from app.db.database import UnitOfWork
 from app.errors import ServiceError
-from app.schemas import MatchCreate, MatchCreated, MatchRead, MatchUpdate, Tokens
-from app.services import matches
+from app.schemas import (
+    MatchCreate,
+    MatchCreated,
+    MatchRead,
+    MatchUpdate,
+    PlayerUpdate,
+    RoundBody,
+    ScoreRead,
+    Tokens,
+)
+from app.services import matches, scoring
+from app.services.idempotency import IdempotencyClaim
+from app.services.matches import NewMatch
 from app.services.state import MatchState, match_data
 from app.services.writes import WriteRequest
 
@@ -63,26 +77,29 @@ def create_match(
     claim = idempotency_claim(
         key, scope="", request="POST /v1/matches", body=body, secret_answer=True
     )
-    with turn.unit() as uow:
+    with turn.unit_of_work() as uow:
         if (replay := replayed(uow, claim)) is not None:
             replay.headers.update(NO_STORE)  # kept before answers said so, perhaps
             return replay
         try:
             new = matches.create_match(uow, body, limits=limit)
         except ServiceError as error:
-            return conflict_kept(uow, claim, error)
-        match_id = new.match.row["id"]
-        created = MatchCreated(
-            **match_data(new.match),
-            tokens=Tokens(
-                **new.tokens,
-                recovery=new.recovery,
-                links=join_links(base_url(request, settings), match_id, new.tokens),
-            ),
-        )
-        location = {"Location": f"/v1/matches/{match_id}"}
-        headers = {**location, **etag_header(created.version), **NO_STORE}
-        return kept(uow, claim, WriteResult(201, created, headers))
+            return keep_conflict(uow, claim, error)
+        return _created(uow, claim, new, base_url(request, settings))
+
+
+def _created(uow: UnitOfWork, claim: IdempotencyClaim | None, new: NewMatch, base: str) -> Response:
+    """A new match's answer, with its tokens (not stored), kept with the key if any."""
+    match_id = new.match.row["id"]
+    created = MatchCreated(
+        **match_data(new.match),
+        tokens=Tokens(
+            **new.tokens, recovery=new.recovery, links=join_links(base, match_id, new.tokens)
+        ),
+    )
+    location = {"Location": f"/v1/matches/{match_id}"}
+    headers = {**location, **etag_header(created.version), **NO_STORE}
+    return keep_response(uow, claim, WriteResult(201, created, headers))
 
 
 @router.get(
@@ -120,6 +137,24 @@ def update_match(
 
 
 @router.post(
+    "/{match_id}/score",
+    response_model=ScoreRead,
+    name="scoreMatchRound",
+    summary="Score a round with the match's settings, without entering it (players, host)",
+    responses=responses(401, 403, 404, 413, 422),
+)
+def score_match_round(
+    turn: PlayerReaderDep, match_id: str, body: Annotated[RoundBody, Body()]
+) -> ScoreRead:
+    """What entering this round next would score, by the match's own settings and
+    players; nothing is stored. A round the match would refuse is the same 422 here.
+    A viewer cannot enter rounds, so cannot preview them either (403)."""
+    with turn.caller() as caller:
+        scored = scoring.preview(caller.match, body)
+    return ScoreRead.model_validate(scored)
+
+
+@router.post(
     "/{match_id}/end",
     response_model=MatchRead,
     name="endMatch",
@@ -142,6 +177,67 @@ def end_match(
         try:
             match = matches.end_match(caller.uow, request)
         except ServiceError as error:
-            return conflict_kept(caller.uow, claim, error)
+            return keep_conflict(caller.uow, claim, error)
         ended = MatchRead.model_validate(match_data(match))
-        return kept(caller.uow, claim, WriteResult(200, ended, etag_header(match.version)))
+        return keep_response(caller.uow, claim, WriteResult(200, ended, etag_header(match.version)))
+
+
+@router.patch(
+    "/{match_id}/players/{seat}",
+    response_model=MatchRead,
+    name="updatePlayer",
+    summary="Rename a player (the host, or the player themself)",
+    responses={200: {"headers": ETAG_HEADER}, **responses(401, 403, 404, 412, 413, 422)},
+)
+def update_player(
+    turn: PlayerDep,
+    match_id: str,
+    seat: Annotated[int, Path(ge=0, le=15, description="the player's seat")],
+    body: PlayerUpdate,
+    versions: IfMatchHeader = None,
+) -> Response:
+    """Give a seat a new name, checked as at creation. The host renames any seat, a
+    player their own; an ended match too. The history records old and new name, and
+    live streams send `match_updated`."""
+    with turn.caller() as caller:
+        request = WriteRequest(caller.who, caller.match, if_match(versions))
+        match = matches.rename_player(caller.uow, request, seat, body.name)
+    return model_response(MatchRead.model_validate(match_data(match)), match.version)
+
+
+@router.post(
+    "/{match_id}/rematch",
+    status_code=201,
+    response_model=MatchCreated,
+    name="startRematch",
+    summary="Start the rematch of an ended match, with its tokens (host only)",
+    responses={201: {"headers": CREATED}, **responses(401, 403, 404, 409, 412, 422, 429)},
+)
+def start_rematch(
+    turn: HostDep,
+    settings: SettingsDep,
+    limit: RateLimitDep,
+    request: Request,
+    match_id: str,
+    versions: IfMatchHeader = None,
+    key: IdempotencyKeyHeader = None,
+) -> Response:
+    """A new match with the same players, game, settings and team names, the deal moved
+    on to the seat after the last deal's dealer. Every role gets a new token, in this
+    answer only, as at creation: send an `Idempotency-Key`, so that a retry after a lost
+    answer gets the same match and tokens again. A match has one rematch: another
+    request is answered 409 `rematch_exists`."""
+    with turn.caller() as caller:
+        expected = if_match(versions)
+        claim = idempotency_claim(
+            key, scope=match_id, request="POST rematch", body=None, secret_answer=True
+        )
+        if (replay := replayed(caller.uow, claim)) is not None:
+            replay.headers.update(NO_STORE)
+            return replay
+        write = WriteRequest(caller.who, caller.match, expected)
+        try:
+            new = matches.start_rematch(caller.uow, write, limits=limit)
+        except ServiceError as error:
+            return keep_conflict(caller.uow, claim, error)
+        return _created(caller.uow, claim, new, base_url(request, settings))

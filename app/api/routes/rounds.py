@@ -24,7 +24,7 @@ from app.api.headers import (
 from app.api.pages import LINK_HEADER, MAX_PAGE, After, Limit, digits, next_page, page_response
 from app.api.problems import responses
 from app.api.strict_json import StrictJSONRoute
-from app.api.writes import WriteResult, conflict_kept, kept, replayed
+from app.api.writes import WriteResult, keep_conflict, keep_response, replayed
 from app.errors import ServiceError
 from app.schemas import RoundBody, RoundHistory, RoundList, RoundRead
 from app.services import rounds
@@ -74,11 +74,11 @@ def create_round(
                 caller.uow, request, body, max_rounds=settings.max_rounds_per_match
             )
         except ServiceError as error:
-            return conflict_kept(caller.uow, claim, error)
+            return keep_conflict(caller.uow, claim, error)
         entered = RoundRead.model_validate(written.round)
         location = f"/v1/matches/{match_id}/rounds/{entered.number}"
         headers = {"Location": location, **etag_header(written.version)}
-        return kept(caller.uow, claim, WriteResult(201, entered, headers))
+        return keep_response(caller.uow, claim, WriteResult(201, entered, headers))
 
 
 @router.get(

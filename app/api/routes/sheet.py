@@ -72,7 +72,8 @@ def get_sheet(
 def get_sheet_csv(
     turn: SnapshotReaderDep, match_id: str, if_none_match: IfNoneMatchHeader = None
 ) -> Response:
-    """A heading row, a row per round, then totals (and owed amounts, in Asszorti)."""
+    """A heading row, a row per round (its number, the dealer's name, its cells), then
+    totals (and owed amounts, in Asszorti)."""
     with turn.caller() as caller:
         result, version = sheet.get_sheet(caller.uow, caller.match)
     if (not_modified := unchanged(if_none_match, version, CSV_VARIANT)) is not None:

@@ -1,4 +1,5 @@
-"""Tokens: the host re-issues one; the host recovers its own; the match's history."""
+"""Tokens: the host re-issues one; the host recovers its own; the match's history
+(token changes and renames)."""
 
 from typing import Annotated
 
@@ -18,7 +19,7 @@ from app.api.links import base_url, join_link
 from app.api.pages import LINK_HEADER, MAX_PAGE, After, Limit, next_page, page_response
 from app.api.problems import responses
 from app.api.strict_json import StrictJSONRoute
-from app.api.writes import WriteResult, kept, replayed
+from app.api.writes import WriteResult, keep_response, replayed
 from app.errors import InvalidHeader, ServiceError
 from app.schemas import (
     HostRecovery,
@@ -68,7 +69,7 @@ def reissue_token(
     `Idempotency-Key`, so that a retry after a lost answer, with the token it was sent
     with (now replaced), gets the same answer again."""
     assert turn.access is not None
-    with turn.unit() as uow:
+    with turn.unit_of_work() as uow:
         try:
             # The key is bound to the whole token that sent it (its hash): a replay
             # needs both. (Keys claimed before the caller's check share one scope, as a
@@ -96,7 +97,7 @@ def reissue_token(
         role, seat = Role(body.role.value), body.seat
         issued = tokens.reissue(caller.uow, request_of, role, seat, limits=limits)
         answer = _issued(issued, base_url(request, settings), match_id)
-        return kept(caller.uow, claim, WriteResult(200, answer, dict(NO_STORE)))
+        return keep_response(caller.uow, claim, WriteResult(200, answer, dict(NO_STORE)))
 
 
 @router.post(
@@ -124,15 +125,15 @@ def recover_host_token(
     # the request the key was first used for.
     request_of = f"POST /v1/matches/{match_id}/recover"
     claim = idempotency_claim(key, scope="", request=request_of, body=body, secret_answer=True)
-    with turn.unit() as uow:
+    with turn.unit_of_work() as uow:
         tokens.count_recovery(uow, match_id, limits)
-    with turn.unit() as uow:
+    with turn.unit_of_work() as uow:
         if (replay := replayed(uow, claim)) is not None:
             replay.headers.update(NO_STORE)
             return replay
         issued = tokens.recover_host(uow, match_id, body.recovery_code)
         answer = _issued(issued, base_url(request, settings), match_id)
-        return kept(uow, claim, WriteResult(200, answer, dict(NO_STORE)))
+        return keep_response(uow, claim, WriteResult(200, answer, dict(NO_STORE)))
 
 
 @router.get(
@@ -154,7 +155,7 @@ def get_token_owner(turn: ReaderDep, match_id: str) -> TokenOwner:
     "/history",
     response_model=MatchHistory,
     name="getMatchHistory",
-    summary="The match's token changes, oldest first, a page at a time",
+    summary="The match's token changes and renames, oldest first, a page at a time",
     responses={200: {"headers": LINK_HEADER}, **responses(401, 403, 404, 422)},
 )
 def get_match_history(
@@ -164,9 +165,9 @@ def get_match_history(
     after: After = 0,
     limit: Limit = MAX_PAGE,
 ) -> Response:
-    """Each token re-issued, and each host token recovered: which, by whom, when;
-    numbered after event `after`; follow `next` (or the `Link` header) for the
-    following page."""
+    """Each token re-issued, each host token recovered and each player renamed (old and
+    new name): which, by whom, when; numbered after event `after`; follow `next` (or
+    the `Link` header) for the following page."""
     with turn.caller() as caller:
         items, count = tokens.history(caller.uow, match_id, after=after, limit=limit)
     history = MatchHistory.model_validate({"items": items})
