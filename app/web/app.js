@@ -14,6 +14,7 @@ import { askFirst, dismissAsk } from "./confirm.js";
 import { summaryOf, tableList } from "./tables.js";
 import { ScreenAwake } from "./wakelock.js";
 import { WithinReach } from "./reach.js";
+import { cellNodes, owedLabel, owedNote } from "./owed.js";
 
 const view = document.getElementById("view");
 const message = document.getElementById("message");
@@ -485,7 +486,7 @@ class Table {
             h(
               "td",
               { class: row.net && row.net[index] < 0 ? "loss" : undefined },
-              String(cell),
+              cellNodes(cell, sheet.owed && row.net ? row.net[index] : null), // owed.js: an Asszorti hand's net
             ),
           ),
         ),
@@ -504,13 +505,14 @@ class Table {
         ? h(
             "tr",
             { class: "owed" },
-            h("th", { scope: "row" }, t("owed")),
+            h("th", { scope: "row" }, owedLabel()),
             sheet.owed.map((owed) => h("td", {}, String(owed))),
           )
         : null,
     );
     clear(this.sheetBox).append(
       h("table", { class: "sheet", id: "sheet" }, h("thead", {}, head), body, foot),
+      sheet.owed ? owedNote() : null,
     );
     if (!sheet.rows.length) this.sheetBox.append(h("p", { class: "muted" }, t("no_rounds")));
     this.rounds.decorate(this.sheetBox); // entry.js: a round's number opens it
