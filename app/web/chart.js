@@ -151,7 +151,7 @@ function legend(match, sheet) {
           h("span", { class: "chart-name" }, name),
           " ",
           h("span", { class: "chart-total" }, String(sheet.totals[column])),
-          ahead.includes(column) ? [" ", leadMark()] : null,
+          ahead.includes(column) ? leadMark() : null,
         ),
         column,
       ),
@@ -193,9 +193,10 @@ export class SheetChart {
   }
 }
 
-/** The leader's mark: a star, named for a screen reader (colour is not the only sign). */
+/** The leader's mark: a star (drawn by the CSS, so the cell's text stays the number),
+ * named for a screen reader; colour is never the only sign. */
 function leadMark() {
-  return h("span", { class: "lead-mark", role: "img", "aria-label": t("leads"), title: t("leads") }, "★");
+  return h("span", { class: "lead-mark", role: "img", "aria-label": t("leads"), title: t("leads") });
 }
 
 /** A colour swatch on each column head and the colour on each total (the sheet's, and
@@ -218,7 +219,7 @@ export function decorateSheet(box, match, sheet) {
     paint(cell, column).classList.add("seat-total");
     if (ahead.includes(column)) {
       cell.classList.add("leader");
-      cell.append(" ", leadMark());
+      cell.append(leadMark());
     }
   });
 }

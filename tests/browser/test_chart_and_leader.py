@@ -92,6 +92,8 @@ def leader_columns(page: Page) -> tuple[list[int], list[int]]:
         if mark.count():
             assert mark.first.get_attribute("role") == "img"
             assert mark.first.get_attribute("aria-label") == "Leads"
+            star = mark.first.evaluate("(el) => getComputedStyle(el, '::before').content")
+            assert "★" in star and mark.first.is_visible()
     return marked_heads, marked_totals
 
 
@@ -138,9 +140,9 @@ def test_the_chart_draws_the_running_totals_and_follows_another_phone(
     # Negatives are drawn below the 0 line.
     zero = float(page.locator("#chart .chart-zero").get_attribute("y1") or "nan")
     assert lines(page)[2][2][1] > zero  # Csaba after round 2: -4
-    # The legend names each line beside its total.
+    # The legend names each line beside its total; the leader's star is the CSS's.
     assert page.locator("#chart .chart-legend li").all_text_contents() == [
-        "Anna 17 ★",
+        "Anna 17",
         "Béla 0",
         "Csaba -1",
     ]
