@@ -207,10 +207,12 @@ export function decorateSheet(box, match, sheet) {
   const totals = [...box.querySelectorAll("#sheet tfoot tr.totals td, #reach-totals .reach-total")];
   const ahead = leaders(match, sheet);
   heads.forEach((th, column) => {
-    th.prepend(paint(h("span", { class: "swatch", "aria-hidden": "true" }), column));
+    // One short line above the name: the swatch, and the star beside it.
+    const marks = h("span", { class: "head-marks" }, h("span", { class: "swatch", "aria-hidden": "true" }));
+    th.prepend(paint(marks, column));
     if (ahead.includes(column)) {
       th.classList.add("leader");
-      th.append(leadMark());
+      marks.append(leadMark());
     }
   });
   const columns = sheet.totals.length;

@@ -24,7 +24,11 @@ RGB = re.compile(r"rgb\((\d+), (\d+), (\d+)\)")
 def add_rounds(server: LiveServer, created: dict[str, Any], bodies: list[dict[str, Any]]) -> None:
     for body in bodies:
         response = api(
-            server, "POST", f"/v1/matches/{created['id']}/rounds", created["tokens"]["host"], json=body
+            server,
+            "POST",
+            f"/v1/matches/{created['id']}/rounds",
+            created["tokens"]["host"],
+            json=body,
         )
         assert response.status_code == 201, response.text
 
@@ -72,7 +76,9 @@ def check_lines_draw(page: Page, sheet: dict[str, Any], chart: str = "#chart") -
 
 
 def label_of(sheet: dict[str, Any], columns: list[str], lead: str) -> str:
-    totals = ", ".join(f"{name} {total}" for name, total in zip(columns, sheet["totals"], strict=True))
+    totals = ", ".join(
+        f"{name} {total}" for name, total in zip(columns, sheet["totals"], strict=True)
+    )
     return f"{lead}: {totals}"
 
 
@@ -81,7 +87,9 @@ def leader_columns(page: Page) -> tuple[list[int], list[int]]:
     heads = page.locator("#sheet thead th[scope=col]")
     totals = page.locator("#sheet tfoot tr.totals td")
     marked_heads = [
-        i - 1 for i in range(1, heads.count()) if "leader" in (heads.nth(i).get_attribute("class") or "")
+        i - 1
+        for i in range(1, heads.count())
+        if "leader" in (heads.nth(i).get_attribute("class") or "")
     ]
     marked_totals = [
         i for i in range(totals.count()) if "leader" in (totals.nth(i).get_attribute("class") or "")
@@ -196,7 +204,11 @@ def test_alkort_draws_the_team_totals_and_the_target_and_marks_the_leading_team(
 ) -> None:
     created = create(
         server,
-        {"game": "alkort", "players": ["Anna", "Béla", "Csaba", "Dóra"], "settings": {"target": 21}},
+        {
+            "game": "alkort",
+            "players": ["Anna", "Béla", "Csaba", "Dóra"],
+            "settings": {"target": 21},
+        },
     )
     add_rounds(
         server,
@@ -237,7 +249,10 @@ def test_eight_seats_get_eight_distinct_readable_colours_on_head_totals_and_line
           const paths = [...document.querySelectorAll('#chart path.chart-line')];
           const probe = document.createElement('span');
           document.body.append(probe);
-          const rgb = (colour) => { probe.style.color = colour; return getComputedStyle(probe).color; };
+          const rgb = (colour) => {
+            probe.style.color = colour;
+            return getComputedStyle(probe).color;
+          };
           const out = paths.map((path, i) => ({
             line: rgb(path.getAttribute('stroke')),
             dash: path.getAttribute('stroke-dasharray') || '',
@@ -275,18 +290,24 @@ def test_asszorti_charts_the_sheet_totals_and_the_result_card_keeps_the_chart(
     add_rounds(
         server,
         created,
-        [{"type": "asszorti_amounts", "amounts": a} for a in ([-9, 18, -9], [12, -6, -6], [-3, -3, 6])],
+        [
+            {"type": "asszorti_amounts", "amounts": a}
+            for a in ([-9, 18, -9], [12, -6, -6], [-3, -3, 6])
+        ],
     )
     page = open_sheet(phones, browser, server, created["tokens"]["links"]["host"])
     sheet = sheet_of(server, created)
     check_lines_draw(page, sheet)
     lead = "Sheet totals after round 3, where a loss shows as 0 (see Owed)"
-    expect(page.locator("#chart svg.chart-svg")).to_have_attribute("aria-label", label_of(sheet, names, lead))
+    expect(page.locator("#chart svg.chart-svg")).to_have_attribute(
+        "aria-label", label_of(sheet, names, lead)
+    )
     expect(page.locator("#chart figcaption")).to_contain_text("never fall below 0")
     best = max(sheet["totals"])
-    assert leader_columns(page) == (
-        [i for i, total in enumerate(sheet["totals"]) if total == best],
-    ) * 2
+    assert (
+        leader_columns(page)
+        == ([i for i, total in enumerate(sheet["totals"]) if total == best],) * 2
+    )
     assert too_small(page) == ([], [])
 
     page.click("#end")
