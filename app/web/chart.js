@@ -11,7 +11,7 @@ const SVG = "http://www.w3.org/2000/svg";
 // The drawing's own units; it scales to the card's width, about one unit a pixel at 360 px.
 const WIDTH = 320;
 const HEIGHT = 200;
-const PAD = { left: 44, right: 14, top: 14, bottom: 30 };
+const PAD = { left: 44, right: 14, top: 22, bottom: 30 }; // room for the target's label
 const LABEL_GAP = 18; // two axis labels closer than a line of 14 px text would overlap
 const X_LABELS = 7; // round numbers under the axis, at most
 
@@ -75,9 +75,8 @@ function drawing(match, sheet, series) {
       all.slice(0, index).every((other) => Math.abs(y(other) - y(value)) >= LABEL_GAP),
   );
   for (const value of marks) {
-    parts.push(
-      s("text", { class: "chart-tick", x: PAD.left - 6, y: y(value), "text-anchor": "end", "dominant-baseline": "middle" }, String(value)),
-    );
+    const at = { x: PAD.left - 6, y: y(value), "text-anchor": "end", "dominant-baseline": "middle" };
+    parts.push(s("text", { class: "chart-tick", ...at }, String(value)));
   }
   parts.push(
     s("line", { class: "chart-axis", x1: PAD.left, x2: PAD.left, y1: PAD.top, y2: PAD.top + plotHeight }),
@@ -146,7 +145,15 @@ function legend(match, sheet) {
           s(
             "svg",
             { class: "chart-key", viewBox: "0 0 24 10", "aria-hidden": "true" },
-            s("line", { x1: 0, x2: 24, y1: 5, y2: 5, stroke: colourOf(column), "stroke-width": 3, "stroke-dasharray": dashOf(column) }),
+            s("line", {
+              x1: 0,
+              x2: 24,
+              y1: 5,
+              y2: 5,
+              stroke: colourOf(column),
+              "stroke-width": 3,
+              "stroke-dasharray": dashOf(column),
+            }),
           ),
           h("span", { class: "chart-name" }, name),
           " ",
