@@ -90,12 +90,15 @@ class Change:
 
 @dataclass(eq=False, slots=True)
 class Subscription:
-    """One stream's place in the hub: the changes waiting for it, in version order."""
+    """One stream's place in the hub: the changes waiting for it, in version order.
+
+    Idle streams are most of those open, so an idle one holds nothing but its match
+    and an empty list: the future its stream waits on exists only while it waits."""
 
     match_id: str
     pending: list[Change] = field(default_factory=list)  # lighter than a deque, idle
     overflowed: bool = False
-    wake: asyncio.Event = field(default_factory=asyncio.Event)
+    waiter: asyncio.Future[bool] | None = None
 
     def offer(self, change: Change) -> None:
         if self.overflowed:
@@ -105,18 +108,42 @@ class Subscription:
             self.pending.clear()  # let go of what it could not take
         else:
             self.pending.append(change)
-        self.wake.set()
+        self.wake()
+
+    async def wait(self, timeout: float) -> bool:
+        """Until a change is offered or the stream is told to end (True), or for
+        ``timeout`` seconds (False)."""
+        if self.pending or self.overflowed:
+            return True
+        loop = asyncio.get_running_loop()
+        waiter: asyncio.Future[bool] = loop.create_future()
+        self.waiter = waiter
+        # A timer that settles the future, not asyncio.timeout: no cancellation to undo.
+        timer = loop.call_later(timeout, _settle, waiter, False)
+        try:
+            return await waiter
+        finally:
+            timer.cancel()
+            self.waiter = None
+
+    def wake(self) -> None:
+        if self.waiter is not None:
+            _settle(self.waiter, True)
 
     def take(self) -> list[Change]:
         """The changes waiting, in order; none wait after."""
-        self.wake.clear()
         changes, self.pending = self.pending, []
         return changes
 
     def close(self) -> None:
         """Tell the stream to end (the process is shutting down)."""
         self.overflowed = True
-        self.wake.set()
+        self.wake()
+
+
+def _settle(waiter: asyncio.Future[bool], value: bool) -> None:
+    if not waiter.done():
+        waiter.set_result(value)
 
 
 class ChangeHub:

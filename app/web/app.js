@@ -15,6 +15,8 @@ import { summaryOf, tableList } from "./tables.js";
 import { ScreenAwake } from "./wakelock.js";
 import { WithinReach } from "./reach.js";
 import { keepRead, lastRead } from "./lastread.js";
+import { cellNodes, owedLabel, owedNote } from "./owed.js";
+import { SheetChart, decorateSheet } from "./chart.js";
 
 const view = document.getElementById("view");
 const message = document.getElementById("message");
@@ -230,6 +232,7 @@ class Table {
     this.status = h("p", { class: "status" });
     this.live = h("span", { class: "live off", id: "live" }, t("live_off"));
     this.sheetBox = h("div", { class: "sheet-box" });
+    this.chart = new SheetChart(); // the running totals as a chart (chart.js)
     this.rulesBox = h("section", { class: "card own-rules", id: "own-rules", hidden: true });
     this.controls = h("div", { class: "controls" });
     this.endgame = new EndGame(this); // result card, CSV and Print (endgame.js)
@@ -260,6 +263,7 @@ class Table {
       this.sheetBox,
       this.rulesBox, // an own table's rules, as the group wrote them
       this.rounds.under, // the outbox and an opened round (entry.js)
+      this.chart.element,
       this.endgame.result,
       this.rounds.box, // the entry cards (entry.js)
       this.controls,
@@ -442,6 +446,7 @@ class Table {
   draw() {
     this.drawStatus();
     this.drawSheet();
+    this.chart.draw(this.match, this.sheet);
     this.drawRules();
     this.drawControls();
     this.rounds.draw();
@@ -449,6 +454,7 @@ class Table {
     this.hostSettings.draw();
     this.awake.setPlaying(this.match.status !== "ended");
     this.reach.draw(this.sheet, { canEnter: Boolean(this.reach.hooks.form()) });
+    decorateSheet(this.root, this.match, this.sheet); // colours and the leader (chart.js)
   }
 
   /** A round went in (or was kept to send): say so and bring its row into view. */
@@ -501,7 +507,7 @@ class Table {
             h(
               "td",
               { class: row.net && row.net[index] < 0 ? "loss" : undefined },
-              String(cell),
+              cellNodes(cell, sheet.owed && row.net ? row.net[index] : null), // owed.js: an Asszorti hand's net
             ),
           ),
         ),
@@ -520,13 +526,14 @@ class Table {
         ? h(
             "tr",
             { class: "owed" },
-            h("th", { scope: "row" }, t("owed")),
+            h("th", { scope: "row" }, owedLabel()),
             sheet.owed.map((owed) => h("td", {}, String(owed))),
           )
         : null,
     );
     clear(this.sheetBox).append(
       h("table", { class: "sheet", id: "sheet" }, h("thead", {}, head), body, foot),
+      sheet.owed ? owedNote() : null,
     );
     if (!sheet.rows.length) this.sheetBox.append(h("p", { class: "muted no-rounds" }, t("no_rounds")));
     this.rounds.decorate(this.sheetBox); // entry.js: a round's number opens it

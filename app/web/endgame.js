@@ -8,6 +8,7 @@ import { clear, h } from "./dom.js";
 import { t } from "./i18n.js";
 import { problemNodes, problemText } from "./problems.js";
 import { addKey, getEntry, rememberRecovery, saveEntry } from "./store.js";
+import { chartFigure } from "./chart.js";
 
 export function describeError(error) {
   return problemText(error); // the page's own sentence for the problem's code
@@ -154,6 +155,8 @@ export class EndGame {
       h("h3", {}, t("standings")),
       standings,
     ];
+    const chart = chartFigure(match, sheet, { id: "result-chart" }); // the evening (chart.js)
+    if (chart) parts.push(chart);
     const rematch = this.rematchPart(match);
     if (rematch) parts.splice(2, 0, rematch);
     const settlement = sheet.settlement || match.settlement;

@@ -7,6 +7,7 @@ import { NetworkError } from "./api.js";
 import { clear, h } from "./dom.js";
 import { t } from "./i18n.js";
 import { problemNodes } from "./problems.js";
+import { radioKeys } from "./radios.js";
 
 export const CONTRACTS = ["3", "2", "1", "hand"];
 export const TRUMPS = ["hearts", "diamonds", "clubs", "spades", "none"];
@@ -52,7 +53,7 @@ export function handText(input, names) {
   return parts.join(", ");
 }
 
-/** A row of toggle buttons that behaves as a radio group. */
+/** A row of toggle buttons that behaves as a radio group (radios.js: one Tab stop, arrows). */
 function choices(field, options, changed) {
   let value = null;
   const buttons = options.map(({ value: each, label }) =>
@@ -62,6 +63,7 @@ function choices(field, options, changed) {
       label,
     ),
   );
+  let rove = () => {};
   const set = (next) => {
     value = next === null || next === undefined ? null : String(next);
     for (const button of buttons) {
@@ -69,13 +71,14 @@ function choices(field, options, changed) {
       button.setAttribute("aria-checked", on ? "true" : "false");
       button.classList.toggle("on", on);
     }
+    rove();
   };
-  for (const button of buttons) {
-    button.addEventListener("click", () => {
-      set(button.dataset.value);
-      changed();
-    });
-  }
+  const choose = (button) => {
+    set(button.dataset.value);
+    changed();
+  };
+  for (const button of buttons) button.addEventListener("click", () => choose(button));
+  rove = radioKeys(buttons, choose);
   const labelId = `${field}-label`;
   return {
     element: (label) =>
@@ -93,6 +96,7 @@ function choices(field, options, changed) {
     disable(each, disabled) {
       const button = buttons.find((b) => b.dataset.value === each);
       if (button) button.disabled = disabled;
+      rove();
     },
   };
 }

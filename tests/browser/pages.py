@@ -69,11 +69,21 @@ def new_phone(phones: list[Phone], browser: Browser, server: LiveServer, **kwarg
     return phone
 
 
+# A cell's own number, without the hand's net an Asszorti cell shows under it.
+CELL_VALUES = """(rows) => rows.map((row) => [...row.querySelectorAll('th, td')].map(
+  (cell) => (cell.querySelector('.cell-value') || cell).innerText.trim()))"""
+
+
 def rows(page: Page) -> list[list[str]]:
     """The sheet's rounds as the page shows them: the round's number, then its cells
     (not the pending rows of rounds still waiting to be sent)."""
+    return list(page.locator("#sheet tbody tr[data-round]").evaluate_all(CELL_VALUES))
+
+
+def nets(page: Page) -> list[list[str]]:
+    """Each row's nets as an Asszorti sheet shows them under its cells (+18, \u22129, 0)."""
     return [
-        [cell.strip() for cell in row.locator("th, td").all_inner_texts()]
+        [text.strip() for text in row.locator("td .cell-net .net-value").all_inner_texts()]
         for row in page.locator("#sheet tbody tr[data-round]").all()
     ]
 

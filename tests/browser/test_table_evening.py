@@ -249,7 +249,7 @@ def test_an_asszorti_evening_on_two_phones(
     expect(theirs.locator("#hand h2")).to_have_text("Correct round 1")  # still as typed
     expect(theirs.locator('input[name="tricks1"]')).to_have_value("7")
     theirs.click("#add-hand")
-    expect(ours.locator(row(ours, 1) + " td")).to_have_text(
+    expect(ours.locator(row(ours, 1) + " td .cell-value")).to_have_text(
         ["0", "12", "0"], timeout=LIVE_TIMEOUT_MS
     )
     expect(theirs.locator("#hand h2")).to_have_text("Hand 5")  # back to the next hand

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page, Request, expect
+from playwright.sync_api import Browser, FloatRect, Page, Request, expect
 
 from tests.browser.pages import Phone, api, create, rows
 from tests.conftest import ROOT
@@ -65,14 +65,18 @@ def new_phone(
     return phone
 
 
-def shoot(page: Page, name: str, *, full_page: bool = True) -> None:
-    """Write {name}.png into SCREENSHOTS (overwritten on every run): the page at 360 px.
+def shoot(page: Page, name: str, *, full_page: bool = True, clip: FloatRect | None = None) -> None:
+    """Write {name}.png into SCREENSHOTS (overwritten on every run): the page at 360 px,
+    or the part of it in ``clip``.
 
     The join links hold fresh tokens, so the QR screenshot differs from run to run."""
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     page.wait_for_timeout(100)  # let the last paint settle
     page.screenshot(
-        path=str(SCREENSHOTS / f"{name}.png"), full_page=full_page, animations="disabled"
+        path=str(SCREENSHOTS / f"{name}.png"),
+        full_page=full_page,
+        clip=clip,
+        animations="disabled",
     )
     assert (SCREENSHOTS / f"{name}.png").stat().st_size > 0
 
@@ -346,6 +350,54 @@ def test_the_end_shows_the_settlement_and_offers_csv_and_print(
     page.emulate_media(media="screen")
     assert page.locator("#csv").is_visible()
 
+    phone.check_no_token_sent(all_tokens(created))
+    phone.check_clean()
+
+
+# ---- an evening with its chart (the README's picture) ---------------------------------
+
+
+def test_an_evening_with_its_chart(
+    browser: Browser, server: LiveServer, phones: list[Phone]
+) -> None:
+    names = ["Anna", "Béla", "Csilla", "Dani"]
+    created = create(
+        server,
+        {"game": "own_table", "players": names, "settings": {"target": 60}},
+    )
+    points = ([8, 3, 0, 5], [2, 9, 4, 0], [0, 6, 11, 3], [7, 0, 2, 9], [3, 12, 0, 4], [5, 2, 10, 1])
+    for row in points:
+        response = api(
+            server,
+            "POST",
+            f"/v1/matches/{created['id']}/rounds",
+            created["tokens"]["host"],
+            json={"type": "own_points", "points": row},
+        )
+        assert response.status_code == 201, response.text
+    phone = new_phone(phones, browser, server)
+    page = phone.open(created["tokens"]["links"]["players"][0])
+    page.wait_for_selector("#live.on")
+    page.wait_for_selector("#chart path.chart-line")
+    assert page.locator("#chart path.chart-line").count() == len(names)
+    totals = [sum(column) for column in zip(*points, strict=True)]
+    expect(page.locator("#chart svg.chart-svg")).to_have_attribute(
+        "aria-label",
+        "Totals after round 6, target 60: "
+        + ", ".join(f"{name} {total}" for name, total in zip(names, totals, strict=True)),
+    )
+    # The status line, the sheet and the chart under it: what the README shows. A tall
+    # screen, so the bar of totals kept at its bottom does not cover the chart.
+    page.set_viewport_size({"width": 360, "height": 1200})
+    top = page.locator(".status").bounding_box()
+    bottom = page.locator("#chart-card").bounding_box()
+    assert top is not None and bottom is not None
+    end = bottom["y"] + bottom["height"] + 8
+    shoot(
+        page,
+        "evening",
+        clip={"x": 0, "y": top["y"] - 8, "width": 360, "height": end - top["y"] + 8},
+    )
     phone.check_no_token_sent(all_tokens(created))
     phone.check_clean()
 

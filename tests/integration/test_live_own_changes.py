@@ -87,5 +87,5 @@ def test_own_changes_are_offered_without_reading_the_log_back(
 
 async def _next(subscription: Subscription) -> list[Change]:
     """The changes offered to ``subscription`` next."""
-    await asyncio.wait_for(subscription.wake.wait(), 5)
+    assert await subscription.wait(5), "nothing offered within 5 s"
     return subscription.take()

@@ -47,21 +47,73 @@ STREAM_HEADERS = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
 
 
 class EventStream(StreamingResponse):
-    """Server-Sent Events, written as they come: no proxy may buffer them."""
+    """Server-Sent Events, written as they come: no proxy may buffer them.
+
+    A server speaking ASGI before 2.4 (uvicorn on HTTP) tells of a client gone only
+    through ``receive``, so a stream must listen for it while it waits. Starlette does
+    that in a task group per response; most open streams are idle, so here it is one
+    plain task that cancels the stream when the client leaves, which holds less."""
 
     media_type = "text/event-stream"
 
     def __init__(self, events: AsyncGenerator[bytes, None], status_code: int = 200) -> None:
         super().__init__(events, status_code, headers=STREAM_HEADERS)
         self.events = events
+        self.streaming: asyncio.Task[Any] | None = None  # cancelled when the client leaves
+        self.gone = False
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         try:
-            await super().__call__(scope, receive, send)
+            if scope["type"] != "http" or _spec_version(scope) >= (2, 4):
+                await super().__call__(scope, receive, send)  # a send fails once gone
+            else:
+                await self.stream_until_gone(receive, send)
         finally:
             # A client gone while its stream waited to send leaves the generator
             # paused at a yield: close it, so it leaves the hub now.
             await self.events.aclose()
+
+    async def stream_until_gone(self, receive: Receive, send: Send) -> None:
+        """Stream until the events end or the client leaves, whichever comes first."""
+        self.streaming = streaming = asyncio.current_task()
+        listener = asyncio.create_task(self.listen_for_disconnect(receive))
+        listener.add_done_callback(self.client_left)
+        try:
+            await self.stream_response(send)
+        except asyncio.CancelledError:
+            # Only this stream's own cancellation ends it quietly, not the server's.
+            if not self.gone or streaming is None or streaming.uncancel() > 0:
+                raise
+        finally:
+            self.streaming = None  # a listener ending from now on cancels nothing
+            listener.cancel()
+        if self.background is not None:
+            await self.background()
+
+    async def stream_response(self, send: Send) -> None:
+        """Starlette's, except that a stream waiting for its next event holds none of
+        what it sent (its opening can be a long match's whole snapshot)."""
+        start = {"type": "http.response.start", "status": self.status_code}
+        await send({**start, "headers": self.raw_headers})
+        async for chunk in self.events:
+            await send({"type": "http.response.body", "body": chunk, "more_body": True})
+            del chunk
+        await send({"type": "http.response.body", "body": b"", "more_body": False})
+
+    def client_left(self, listener: asyncio.Task[None]) -> None:
+        """The listener's end: the client left (or ``receive`` failed), so the stream
+        stops, unless it has ended already."""
+        if listener.cancelled():
+            return
+        listener.exception()  # retrieved: a failed receive also means the client is gone
+        if self.streaming is not None:
+            self.gone = True
+            self.streaming.cancel()
+
+
+def _spec_version(scope: Scope) -> tuple[int, ...]:
+    spec = str(scope.get("asgi", {}).get("spec_version", "2.0"))
+    return tuple(int(part) for part in spec.split(".") if part.isdigit())
 
 
 def _version(text: str | None) -> int | None:
@@ -196,10 +248,7 @@ async def _events(hub: ChangeHub, db: Database, opened: StreamStart) -> AsyncGen
             # An idle stream reads nothing: a token replaced meanwhile arrives as its
             # ``token_reissued`` change (the hub reads every followed match again after
             # a lost LISTEN connection), and a stream ticket counts only at the opening.
-            try:
-                async with asyncio.timeout(HEARTBEAT_S):
-                    await subscription.wake.wait()
-            except TimeoutError:
+            if not await subscription.wait(HEARTBEAT_S):
                 changes = []
                 yield HEARTBEAT
                 continue
