@@ -3,17 +3,15 @@
 // kontra ladder as far as the table went, and the arrivázs. While it is being entered,
 // the match's preview (POST /v1/matches/{id}/score, by the table's own settings) shows
 // what the hand will score.
-import { NetworkError } from "./api.js";
-import { clear, h } from "./dom.js";
+import { h } from "./dom.js";
 import { t } from "./i18n.js";
-import { problemNodes } from "./problems.js";
+import { Preview } from "./preview.js";
 import { radioKeys } from "./radios.js";
 
 export const CONTRACTS = ["3", "2", "1", "hand"];
 export const TRUMPS = ["hearts", "diamonds", "clubs", "spades", "none"];
 export const KONTRA = ["none", "kontra", "rekontra", "szubkontra", "hirskontra", "mordkontra"];
 const TRICKS = 11;
-const PREVIEW_MS = 250;
 
 /** A box's tricks as a number when it holds a whole number from 0 to 11, else null. */
 function wholeTricks(text) {
@@ -108,8 +106,6 @@ export class HandForm {
     this.hooks = hooks;
     this.typed = new Set(); // the seats whose tricks were typed (not filled in)
     this.auto = null; // the seat whose tricks follow from the other two
-    this.seq = 0;
-    this.timer = null;
     this.kontraAllowed = true;
     const changed = () => this.changed();
     const names = hooks.names();
@@ -176,7 +172,7 @@ export class HandForm {
       this.kind.element(t("arrivazs_kind")),
       this.arrivazsKontraBox,
     );
-    this.preview = h("div", { class: "preview", id: "hand-preview", "aria-live": "polite" });
+    this.preview = new Preview("hand-preview", hooks.score, (score, body) => this.previewNodes(score, body));
     this.element = h(
       "div",
       { class: "hand-fields" },
@@ -196,7 +192,7 @@ export class HandForm {
       this.kontraBox,
       h("label", { class: "check" }, this.announced, h("span", {}, t("arrivazs_announced"))),
       this.arrivazsBox,
-      this.preview,
+      this.preview.element,
     );
     this.reset();
   }
@@ -338,36 +334,17 @@ export class HandForm {
   }
 
   schedulePreview() {
-    clearTimeout(this.timer);
-    this.seq += 1;
-    const seq = this.seq;
     const read = this.read();
-    if (!read.body) {
-      this.showPreview(h("p", { class: "muted" }, read.missing));
-      return;
-    }
-    this.preview.classList.add("busy");
-    this.timer = setTimeout(() => this.runPreview(seq, read.body), PREVIEW_MS);
+    if (read.body) this.preview.ask(read.body);
+    else this.preview.say(h("p", { class: "muted" }, read.missing));
   }
 
-  async runPreview(seq, body) {
-    let score;
-    try {
-      score = await this.hooks.score(body);
-    } catch (error) {
-      if (seq !== this.seq) return;
-      if (error instanceof NetworkError) {
-        this.showPreview(h("p", { class: "muted" }, t("preview_offline")));
-      } else {
-        this.showPreview(h("p", { class: "preview-error" }, problemNodes(error)));
-      }
-      return;
-    }
-    if (seq !== this.seq) return; // typed on meanwhile: a newer preview is coming
+  /** What the match makes of the hand: each player's net, the game and the arrivázs. */
+  previewNodes(score, body) {
     const names = this.hooks.names();
     const order = [body.declarer, ...[0, 1, 2].filter((seat) => seat !== body.declarer)];
     const breakdown = score.breakdown || {};
-    this.showPreview(
+    return [
       h("p", { class: "preview-title" }, t("preview_title")),
       h(
         "ul",
@@ -388,11 +365,6 @@ export class HandForm {
         t(breakdown.declarer_won ? "preview_won" : "preview_lost", { value: Math.abs(breakdown.basic_game) }),
         breakdown.arrivazs ? ` · ${t("preview_arrivazs", { value: signed(breakdown.arrivazs) })}` : "",
       ),
-    );
-  }
-
-  showPreview(...children) {
-    this.preview.classList.remove("busy");
-    clear(this.preview).append(...children);
+    ];
   }
 }

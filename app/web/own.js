@@ -5,13 +5,11 @@
 // the last untouched one is filled with the number that balances the round (it can
 // still be typed over). Once every field holds a number, the match's preview (POST
 // /v1/matches/{id}/score) says what the round scores, or why the table refuses it.
-import { NetworkError } from "./api.js";
 import { clear, h } from "./dom.js";
 import { t } from "./i18n.js";
 import { signed } from "./hand.js";
-import { problemNodes } from "./problems.js";
+import { Preview } from "./preview.js";
 
-const PREVIEW_MS = 250;
 
 export class OwnPointsForm {
   /** @param {{columns: Function, names: Function, zeroSum: Function, score: Function}} hooks
@@ -19,8 +17,6 @@ export class OwnPointsForm {
    * names, the zero-sum setting, and the match's preview of a round body */
   constructor(hooks) {
     this.hooks = hooks;
-    this.seq = 0; // the latest preview asked for: older answers are dropped
-    this.timer = null;
     this.inputs = [];
     this.labels = [];
     this.typed = new Set(); // the fields typed into (the balancing number goes elsewhere)
@@ -28,8 +24,8 @@ export class OwnPointsForm {
     this.box = h("div", { class: "own-points" });
     this.hint = h("p", { class: "muted", id: "own-hint" });
     this.sum = h("p", { class: "own-sum", id: "own-sum", role: "status" });
-    this.preview = h("div", { class: "preview", id: "own-preview", "aria-live": "polite" });
-    this.element = h("div", {}, this.hint, this.box, this.sum, this.preview);
+    this.preview = new Preview("own-preview", hooks.score, (score) => this.previewNodes(score));
+    this.element = h("div", {}, this.hint, this.box, this.sum, this.preview.element);
   }
 
   /** Draw the fields for the sheet's columns (kept, with what was typed, when they match). */
@@ -125,41 +121,17 @@ export class OwnPointsForm {
   // ---- the preview: what the match makes of the round, once every field is typed ----
 
   schedulePreview() {
-    clearTimeout(this.timer);
-    this.seq += 1;
-    const seq = this.seq;
     const read = this.read();
-    if (!read.body) {
-      this.showPreview();
-      return;
-    }
-    this.preview.classList.add("busy");
-    this.timer = setTimeout(() => this.runPreview(seq, read.body), PREVIEW_MS);
+    if (read.body) this.preview.ask(read.body);
+    else this.preview.say();
   }
 
-  async runPreview(seq, body) {
-    let score;
-    try {
-      score = await this.hooks.score(body);
-    } catch (error) {
-      if (seq !== this.seq) return;
-      if (error instanceof NetworkError) {
-        this.showPreview(h("p", { class: "muted" }, t("preview_offline")));
-      } else {
-        this.showPreview(h("p", { class: "preview-error" }, problemNodes(error)));
-      }
-      return;
-    }
-    if (seq !== this.seq) return; // typed on meanwhile: a newer preview is coming
+  /** What the match makes of the round: each column's points. */
+  previewNodes(score) {
     const columns = this.hooks.names();
     const cells = score.cells || score.net || [];
     const list = cells.map((value, index) => `${columns[index] ?? index + 1} ${signed(value)}`).join(", ");
-    this.showPreview(h("p", { class: "own-preview-line" }, t("own_preview", { list })));
-  }
-
-  showPreview(...children) {
-    this.preview.classList.remove("busy");
-    clear(this.preview).append(...children);
+    return [h("p", { class: "own-preview-line" }, t("own_preview", { list }))];
   }
 
   reset() {
@@ -170,8 +142,6 @@ export class OwnPointsForm {
     this.typed = new Set();
     this.auto = null;
     this.drawSum();
-    clearTimeout(this.timer);
-    this.seq += 1;
-    this.showPreview();
+    this.preview.say();
   }
 }
