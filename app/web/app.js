@@ -533,7 +533,7 @@ class Table {
     );
     clear(this.sheetBox).append(
       h("table", { class: "sheet", id: "sheet" }, h("thead", {}, head), body, foot),
-      sheet.owed ? owedNote() : null,
+      ...(sheet.owed ? [owedNote()] : []),
     );
     if (!sheet.rows.length) this.sheetBox.append(h("p", { class: "muted no-rounds" }, t("no_rounds")));
     this.rounds.decorate(this.sheetBox); // entry.js: a round's number opens it

@@ -146,6 +146,9 @@ def test_other_games_sheets_have_no_nets_nor_owed(
     assert rows(page) == [["1", "2", "0", "1", "3"]]
     expect(page.locator("#sheet .cell-net")).to_have_count(0)
     expect(page.locator("#owed-why")).to_have_count(0)
+    # Nothing stands in the Owed sentence's place: the sheet's box holds only its table.
+    box = page.locator("#sheet").locator("xpath=..")
+    assert box.evaluate("(el) => [...el.childNodes].map((node) => node.nodeName)") == ["TABLE"]
     phone.check_clean()
 
 
