@@ -3,7 +3,7 @@ import { api, ApiError } from "./api.js";
 import { clear, h } from "./dom.js";
 import { language, preferredLanguage, setLanguage, t } from "./i18n.js";
 import { addKey, dropKey, getEntry, rememberRecovery, saveEntry, takeRecovery, unknownKeys } from "./store.js";
-import { EndGame } from "./endgame.js";
+import { EndGame, winnerNames } from "./endgame.js";
 import { linksCard } from "./links.js";
 import { recoverCard } from "./recover.js";
 import { HostSettings, StartSettings } from "./settings.js";
@@ -223,7 +223,6 @@ class Table {
     this.closed = false;
     this.refreshing = null;
     this.again = false;
-    this.endArmed = null;
     this.finished = false; // ended, or the link refused: no stream to wait for
     this.wasLive = false; // the stream has opened once: the next open is a reconnection
     this.onOffline = () => this.reconnect({ now: false });
@@ -316,7 +315,6 @@ class Table {
     if (this.source) this.source.close();
     this.source = null;
     clearTimeout(this.retry);
-    clearTimeout(this.endArmed);
     this.awake.close();
     this.reach.close();
   }
@@ -338,7 +336,7 @@ class Table {
         this.match = match;
         // Teams as the page labels them (teams.js); every view reads them from here.
         this.sheet = labelled(match, sheet);
-        this.entry = saveEntry(this.id, summaryOf(match, sheet.columns)); // for "Your tables"
+        this.entry = saveEntry(this.id, summaryOf(match)); // for "Your tables"
         keepRead(this.id, match, sheet);
         this.draw();
       } while (this.again && !this.closed);
@@ -475,11 +473,7 @@ class Table {
     }
     if (match.status !== "in_progress") {
       if (match.winner) {
-        const winners =
-          match.winner.team !== null && match.winner.team !== undefined
-            ? [this.sheet.columns[match.winner.team]]
-            : (match.winner.seats || []).map((seat) => names[seat]);
-        parts.push(" · ", t("winner", { names: winners.join(", ") }));
+        parts.push(" · ", t("winner", { names: winnerNames(match, this.sheet).join(", ") }));
       } else {
         parts.push(" · ", t("no_winner"));
       }
@@ -571,22 +565,15 @@ class Table {
         ),
       );
     }
-    const end = h("button", { type: "button", id: "end", class: "danger" }, t("end_match"));
-    end.addEventListener("click", () => {
-      if (!end.classList.contains("armed")) {
-        end.classList.add("armed");
-        end.textContent = t("end_confirm");
-        this.endArmed = setTimeout(() => {
-          end.classList.remove("armed");
-          end.textContent = t("end_match");
-        }, 4000);
-        return;
-      }
-      clearTimeout(this.endArmed);
-      this.write(() => api.endMatch(this.id, this.token));
-    });
-    actions.append(end);
+    actions.append(h("button", { type: "button", id: "end", class: "danger", onclick: () => this.end() }, t("end_match")));
     this.controls.append(actions);
+  }
+
+  /** End the match, once the player says yes (as Undo; a live redraw cannot lose the question). */
+  async end() {
+    const yes = await askFirst({ question: t("end_question"), yes: t("end_match") });
+    if (!yes || this.closed) return;
+    this.write(() => api.endMatch(this.id, this.token));
   }
 
   /** The last round off the sheet, once the player says yes (a stray tap would lose it). */

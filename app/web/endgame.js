@@ -6,13 +6,9 @@
 import { ApiError, NetworkError, call, newKey } from "./api.js";
 import { clear, h } from "./dom.js";
 import { t } from "./i18n.js";
-import { problemNodes, problemText } from "./problems.js";
+import { problemNodes } from "./problems.js";
 import { addKey, getEntry, rememberRecovery, saveEntry } from "./store.js";
 import { chartFigure } from "./chart.js";
-
-export function describeError(error) {
-  return problemText(error); // the page's own sentence for the problem's code
-}
 
 function hasTeam(value) {
   return value !== null && value !== undefined;
@@ -195,7 +191,7 @@ export class EndGame {
     try {
       await downloadCsv(this.table.id, this.table.token);
     } catch (error) {
-      this.note.textContent = describeError(error);
+      this.note.replaceChildren(...problemNodes(error));
       this.note.hidden = false;
     } finally {
       this.csv.disabled = false;

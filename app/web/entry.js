@@ -83,6 +83,9 @@ export class RoundEntry {
     window.removeEventListener("offline", this.onNetwork);
     window.removeEventListener("online", this.onNetwork);
     this.outbox.stop();
+    // A preview on its way would still ask the server after the page moved on.
+    if (this.hand) this.hand.preview.drop();
+    if (this.own) this.own.preview.drop();
   }
 
   /** The stream said this link was re-issued: no more writes from this page. */

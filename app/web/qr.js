@@ -17,7 +17,13 @@ function utf8(text) {
 let encoder = null; // the library's qrcode function, once asked for
 
 function loadEncoder() {
-  encoder ||= import("./vendor/qrcode.js").then((module) => module.default);
+  // A failed load (the network dropped) is not kept: the next code asks again.
+  encoder ||= import("./vendor/qrcode.js")
+    .then((module) => module.default)
+    .catch((error) => {
+      encoder = null;
+      throw error;
+    });
   return encoder;
 }
 
@@ -61,6 +67,6 @@ export function qrSvg(text, label) {
     modules.setAttribute("fill", "#000");
     modules.setAttribute("d", qrPath(matrix));
     svg.append(background, modules);
-  });
+  }).catch(() => {}); // no code drawn: the link's text and its Copy stay beside it
   return svg;
 }

@@ -7,23 +7,22 @@ import { askFirst } from "./confirm.js";
 import { h } from "./dom.js";
 import { language, t } from "./i18n.js";
 import { entries, forget, getEntry, saveEntry } from "./store.js";
+import { teamNames } from "./teams.js";
 
 const STALE_MS = 5 * 60 * 1000;
 const REFRESH_AT_MOST = 8; // per visit of the start screen
 
 let visit = 0; // a newer start screen stops the older one's refresh
 
-/** What the list shows of a match, to keep in the store. `columns` are the sheet's
- * column names (team names with their defaults), when the page has the sheet. */
-export function summaryOf(match, columns = null) {
+/** What the list shows of a match, to keep in the store; a winning team is named as
+ * the table's page names it (teams.js). */
+export function summaryOf(match) {
   const names = match.players.map((player) => player.name);
   let winner = null;
   if (match.winner) {
     const team = match.winner.team;
     if (team !== null && team !== undefined) {
-      const named = columns ? columns[team] : match.teams && match.teams[team] && match.teams[team].name;
-      const seats = match.teams && match.teams[team] ? match.teams[team].seats : [];
-      winner = [named || seats.map((seat) => names[seat]).join(" & ")];
+      winner = [(teamNames(match) || [])[team] ?? names.join(", ")];
     } else {
       winner = (match.winner.seats || []).map((seat) => names[seat]);
     }

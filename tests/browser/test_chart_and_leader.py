@@ -311,7 +311,7 @@ def test_asszorti_charts_the_sheet_totals_and_the_result_card_keeps_the_chart(
     assert too_small(page) == ([], [])
 
     page.click("#end")
-    page.click("#end")
+    page.click("#confirm-yes")
     page.wait_for_selector("#result:not([hidden]) #result-chart")
     assert page.locator("#chart-card").is_hidden()  # the result card has it now
     check_lines_draw(page, sheet_of(server, created), "#result-chart")

@@ -194,7 +194,7 @@ def test_a_zero_sum_table_in_teams_balances_and_settles(
     assert rows(page)[1] == ["2", "-3", "3"]
 
     page.click("#end")
-    page.click("#end")
+    page.click("#confirm-yes")
     expect(page.locator("#result")).to_be_visible()
     match = match_of(server, match_id, token)
     sheet = api(server, "GET", f"/v1/matches/{match_id}/sheet", token).json()

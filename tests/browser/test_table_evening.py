@@ -284,7 +284,7 @@ def test_an_asszorti_evening_on_two_phones(
 
     # End the match (two taps); the settlement brings every seat to its net.
     ours.click("#end")
-    ours.click("#end")
+    ours.click("#confirm-yes")
     for page in (ours, theirs):
         expect(page.locator(".status.ended")).to_have_count(1, timeout=LIVE_TIMEOUT_MS)
         expect(page.locator("#hand, #amounts, #undo, #end")).to_have_count(0)
@@ -425,7 +425,7 @@ def test_an_alkort_evening_by_tapping_tricks(
     expect(page.locator("#round-history li")).to_have_count(2)
     assert_sheet_as_api(page, server, match_id, host_token)
     page.click("#end")
-    page.click("#end")
+    page.click("#confirm-yes")
     expect(page.locator(".status.ended")).to_have_count(1)
     host.check_clean()
 

@@ -303,7 +303,7 @@ def test_the_end_shows_the_settlement_and_offers_csv_and_print(
     shoot(page, "sheet", full_page=False)  # the sheet and what is under it at first
 
     page.click("#end")
-    page.click("#end")
+    page.click("#confirm-yes")
     page.wait_for_selector("#result:not([hidden])")
     sheet = api(server, "GET", f"/v1/matches/{match_id}/sheet", host_token).json()
     match = api(server, "GET", f"/v1/matches/{match_id}", host_token).json()

@@ -219,9 +219,11 @@ def test_an_alkort_table_scores_points_and_ends(
     assert rows(page) == [["1", "0", "5"]]
     page.screenshot(path=str(tmp_path / "alkort-360.png"), full_page=True)
 
-    page.click("#end")  # the first tap only arms it
-    assert page.locator("#end.armed").count() == 1
+    page.click("#end")  # it asks first: Cancel keeps the match going
+    page.click("#confirm-no")
+    assert page.locator(".status.ended").count() == 0
     page.click("#end")
+    page.click("#confirm-yes")
     page.wait_for_selector("#points", state="detached")
     assert page.locator(".status.ended").count() == 1
     assert page.locator("#end, #undo").count() == 0

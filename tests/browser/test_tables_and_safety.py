@@ -292,7 +292,7 @@ def test_the_screen_stays_awake_in_play_and_the_toggle_lets_it_sleep(
 
     # The match ends: the lock is let go and the toggle goes.
     page.click("#end")
-    page.click("#end")
+    page.click("#confirm-yes")
     expect(page.locator(".status.ended")).to_have_count(1)
     page.wait_for_function("window.wakeCalls.length === 2")
     assert page.evaluate("window.wakeCalls") == ["request:screen", "release"]
