@@ -2,7 +2,7 @@
 import { api, ApiError } from "./api.js";
 import { clear, h } from "./dom.js";
 import { language, preferredLanguage, setLanguage, t } from "./i18n.js";
-import { addKey, dropKey, getEntry, rememberRecovery, saveEntry, takeRecovery, unknownKeys } from "./store.js";
+import { addKey, dropKey, getEntry, saveEntry, takeRecovery, unknownKeys } from "./store.js";
 import { EndGame, winnerNames } from "./endgame.js";
 import { linksCard } from "./links.js";
 import { recoverCard } from "./recover.js";
@@ -11,7 +11,7 @@ import { RoundEntry } from "./entry.js";
 import { labelled } from "./teams.js";
 import { problemNodes } from "./problems.js";
 import { askFirst, dismissAsk } from "./confirm.js";
-import { summaryOf, tableList } from "./tables.js";
+import { keepNewMatch, summaryOf, tableList } from "./tables.js";
 import { ScreenAwake } from "./wakelock.js";
 import { WithinReach } from "./reach.js";
 import { keepRead, lastRead } from "./lastread.js";
@@ -167,13 +167,7 @@ function startForm() {
     button.textContent = t("creating");
     try {
       const match = await api.createMatch(body);
-      addKey(match.id, match.tokens.host, "host");
-      rememberRecovery(match.id, match.tokens.recovery);
-      saveEntry(match.id, {
-        game: match.game,
-        label: labelOf(match),
-        links: match.tokens.links,
-      });
+      keepNewMatch(match);
       location.hash = `#/m/${match.id}/links`;
     } catch (error) {
       showError(error);
@@ -184,16 +178,12 @@ function startForm() {
   return form;
 }
 
-function labelOf(match) {
-  return match.players.map((player) => player.name).join(", ");
-}
-
 // ---- join links (host, links.js) ----------------------------------------------
 
 function renderLinks(id) {
   const entry = getEntry(id);
   clear(view);
-  const players = entry && entry.label ? entry.label.split(", ") : null;
+  const players = entry && entry.players ? entry.players : null;
   const recovery = takeRecovery(id);
   view.append(
     linksCard(entry, players, { recovery }) || h("p", { class: "card" }, t("no_token")),

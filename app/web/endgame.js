@@ -7,7 +7,8 @@ import { ApiError, NetworkError, call, newKey } from "./api.js";
 import { clear, h } from "./dom.js";
 import { t } from "./i18n.js";
 import { problemNodes } from "./problems.js";
-import { addKey, getEntry, rememberRecovery, saveEntry } from "./store.js";
+import { getEntry } from "./store.js";
+import { keepNewMatch } from "./tables.js";
 import { chartFigure } from "./chart.js";
 
 function hasTeam(value) {
@@ -97,14 +98,7 @@ export class EndGame {
     try {
       const path = `/v1/matches/${encodeURIComponent(table.id)}/rematch`;
       const { data: match } = await call("POST", path, { token: table.token, key: this.rematchKey });
-      // As after a create: the host hands out the new links, the recovery code shown once.
-      addKey(match.id, match.tokens.host, "host");
-      rememberRecovery(match.id, match.tokens.recovery);
-      saveEntry(match.id, {
-        game: match.game,
-        label: match.players.map((player) => player.name).join(", "),
-        links: match.tokens.links,
-      });
+      keepNewMatch(match); // as after a create: the host hands out the new links
       this.rematchKey = null;
       location.hash = `#/m/${match.id}/links`;
     } catch (error) {

@@ -6,13 +6,21 @@ import { api } from "./api.js";
 import { askFirst } from "./confirm.js";
 import { h } from "./dom.js";
 import { language, t } from "./i18n.js";
-import { entries, forget, getEntry, saveEntry } from "./store.js";
+import { addKey, entries, forget, getEntry, rememberRecovery, saveEntry } from "./store.js";
 import { teamNames } from "./teams.js";
 
 const STALE_MS = 5 * 60 * 1000;
 const REFRESH_AT_MOST = 8; // per visit of the start screen
 
 let visit = 0; // a newer start screen stops the older one's refresh
+
+/** A match this phone just started (created, or a rematch): its host key, its recovery
+ * code for the links screen (once), its join links and what the list shows of it. */
+export function keepNewMatch(match) {
+  addKey(match.id, match.tokens.host, "host");
+  rememberRecovery(match.id, match.tokens.recovery);
+  saveEntry(match.id, { ...summaryOf(match), links: match.tokens.links });
+}
 
 /** What the list shows of a match, to keep in the store; a winning team is named as
  * the table's page names it (teams.js). */

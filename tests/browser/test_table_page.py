@@ -93,8 +93,10 @@ def test_names_are_text_and_the_page_is_locked_down(
 ) -> None:
     host = new_phone(phones, browser, server)
     page = host.open("/")
-    create_via_page(page, [XSS_NAME, "Berta", "Csaba"])
-    assert page.locator("#links .link-label").nth(0).inner_text().endswith(XSS_NAME)
+    create_via_page(page, [XSS_NAME, "Kiss, Berta", "Csaba"])
+    labels = page.locator("#links .link-label")
+    assert labels.nth(0).inner_text().endswith(XSS_NAME)
+    assert labels.nth(1).inner_text().endswith("Kiss, Berta")  # a comma splits no name
     page.click("#open-sheet")
     page.wait_for_selector("#sheet")
     assert page.locator("#sheet thead th").nth(1).inner_text() == XSS_NAME
