@@ -201,79 +201,68 @@ async def match_creation_limit(request: Request) -> tuple[RateLimit, ...]:
     return (RateLimit(f"matches {client}", per_minute, "matches created from one client"),)
 
 
+RateLimits = tuple[RateLimit, ...]
+
+
 class Limits:
-    """The limits of an operation (``kind``), from its setting: per client address and,
-    with ``per_match``, per match at ``shared_by`` addresses' worth, each counted apart;
+    """The limits of an operation (``kind``), from its setting: per client address, per
+    match at ``per_match`` addresses' worth and, for a request with a token, per token
+    at ``per_token`` addresses' worth, each counted apart (0: not counted that way);
     none when the setting is 0.
 
-    A recovery's per-match count is ten addresses' worth: a match's id is in every join
-    link, and one address alone must not be able to lock its host out.
+    A match's id is in every join link and a viewer's token is shared widely: a count
+    for one match or token larger than one address's keeps any one address from using
+    it up for every phone, while all of them together stay bounded.
     """
 
-    def __init__(self, kind: str, setting: str, *, per_match: bool, shared_by: int = 1) -> None:
+    def __init__(self, kind: str, setting: str, *, per_match: int, per_token: int = 0) -> None:
         self.kind, self.setting = kind, setting
-        self.per_match, self.shared_by = per_match, shared_by
+        self.per_match, self.per_token = per_match, per_token
 
-    def of(self, request: Request, whose: str | None, what: str) -> tuple[RateLimit, ...]:
-        """The limits, per client and per ``whose`` (a ``what``: a match, a token)."""
+    def of(self, request: Request, match_id: str, token_id: str | None) -> RateLimits:
         per_minute: int = getattr(request.app.state.settings, self.setting)
         if not per_minute:
             return ()
         client = client_address(request)
         limits = [RateLimit(f"{self.kind} {client}", per_minute, f"{self.kind} from one client")]
-        if whose is not None:
+        if self.per_match:
             limits.append(
                 RateLimit(
-                    f"{self.kind} {whose}",
-                    per_minute * self.shared_by,
-                    f"{self.kind} for one {what}",
+                    f"{self.kind} match {match_id}",
+                    per_minute * self.per_match,
+                    f"{self.kind} for one match",
+                )
+            )
+        if self.per_token and token_id is not None:
+            limits.append(
+                RateLimit(
+                    f"{self.kind} token {token_id}",
+                    per_minute * self.per_token,
+                    f"{self.kind} with one token",
                 )
             )
         return tuple(limits)
 
-    async def __call__(self, request: Request, match_id: str) -> tuple[RateLimit, ...]:
-        return self.of(request, match_id if self.per_match else None, "match")
+    async def __call__(self, request: Request, match_id: str) -> RateLimits:
+        return self.of(request, match_id, None)
 
 
 class TokenLimits(Limits):
-    """Per client address, and per token at ``shared_by`` addresses' worth: stream
-    tickets. A viewer's token is shared widely: no one address can use up its count
-    for every phone (nor can a match's, as a per-match count could be)."""
+    """Limits that count the token sent, too: stream tickets."""
 
     async def __call__(  # type: ignore[override]
         self, request: Request, match_id: str, token: BearerTokenDep
-    ) -> tuple[RateLimit, ...]:
-        return self.of(request, token.partition(".")[0], "token")
+    ) -> RateLimits:
+        return self.of(request, match_id, token.partition(".")[0])
 
 
-PHONES_PER_TOKEN = 10  # the phones one token (or one match's link) may serve at once
-
-
-RateLimits = tuple[RateLimit, ...]
 RateLimitDep = Annotated[RateLimits, Depends(match_creation_limit)]
-ReissueLimitDep = Annotated[
-    RateLimits,
-    Depends(Limits("re-issued tokens", "rate_limit_tokens_per_minute", per_match=True)),
-]
-RecoveryLimitDep = Annotated[
-    RateLimits,
-    Depends(
-        Limits(
-            "host recoveries",
-            "rate_limit_tokens_per_minute",
-            per_match=True,
-            shared_by=PHONES_PER_TOKEN,
-        )
-    ),
-]
-TicketLimitDep = Annotated[
-    RateLimits,
-    Depends(
-        TokenLimits(
-            "stream tickets",
-            "rate_limit_tickets_per_minute",
-            per_match=False,
-            shared_by=PHONES_PER_TOKEN,
-        )
-    ),
-]
+REISSUE_LIMITS = Limits("re-issued tokens", "rate_limit_tokens_per_minute", per_match=1)
+RECOVERY_LIMITS = Limits("host recoveries", "rate_limit_tokens_per_minute", per_match=10)
+# A token serves up to ten phones at once; a match, its seats, its host and its viewers.
+TICKET_LIMITS = TokenLimits(
+    "stream tickets", "rate_limit_tickets_per_minute", per_match=40, per_token=10
+)
+ReissueLimitDep = Annotated[RateLimits, Depends(REISSUE_LIMITS)]
+RecoveryLimitDep = Annotated[RateLimits, Depends(RECOVERY_LIMITS)]
+TicketLimitDep = Annotated[RateLimits, Depends(TICKET_LIMITS)]

@@ -17,6 +17,7 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import text
 
+from app.api.deps import TICKET_LIMITS
 from app.api.routes.docs import REDOC_STYLES
 from app.main import create_app
 from app.settings import Settings
@@ -180,7 +181,7 @@ def _operations(table: Table) -> dict[str, Any]:
 
 
 # Each is limited per client address, and a re-issue per match too; a recovery per
-# match and a ticket per token only at ten addresses' worth (below).
+# match and a ticket per token (and per match) only at many addresses' worth (below).
 SHARED_LIMIT = {"reissue": True, "ticket": False, "recover": False}
 
 
@@ -238,3 +239,31 @@ def test_a_token_or_match_is_limited_at_ten_addresses_worth(
     served = 201 if operation == "ticket" else 401  # a wrong recovery code counts too
     assert answers[:10] == [(served, 429)] * 10  # each address: one a minute
     assert answers[10] == (429, 429)  # the token or match: ten addresses' worth
+
+
+def test_tickets_are_limited_per_token_and_per_match(
+    database_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Tickets count per address, per token and per match, each apart (the token's and
+    the match's counts made small here: two and three addresses' worth)."""
+    _clear_of_a_window_edge()
+    monkeypatch.setattr(TICKET_LIMITS, "per_token", 2)
+    monkeypatch.setattr(TICKET_LIMITS, "per_match", 3)
+    settings = Settings(
+        database_url=database_url,
+        rate_limit_matches_per_minute=0,
+        rate_limit_tickets_per_minute=1,
+    )
+    with TestClient(create_app(settings)) as host_phone:
+        table = Table(host_phone, MATCH_BODY)
+    network = secrets.randbelow(250)  # addresses no other test counts this minute
+
+    def ticket(phone: int, who: str | int) -> int:
+        address = (f"198.18.{network}.{phone + 1}", 1)
+        with TestClient(create_app(settings), client=address) as client:
+            return client.post(table.url + "/events/tickets", headers=table.auth(who)).status_code
+
+    assert [ticket(0, "viewer"), ticket(1, "viewer")] == [201, 201]
+    assert ticket(2, "viewer") == 429  # the viewers' token: two addresses' worth
+    assert ticket(3, 0) == 201  # another token of the match: the match's third
+    assert ticket(4, "host") == 429  # the match: three addresses' worth
