@@ -3,7 +3,8 @@
 
 Counted in every process whether served or not (a few microseconds a request):
 requests by route, method and status, with their latency; open live streams; how
-long units of work wait for their turn at the database and how long they hold it;
+long units of work wait for their turn at the database, how long a write waits for
+its lock there, and how long a unit holds its connection;
 idempotent replays; rate-limit refusals. With several worker processes, set
 ``PROMETHEUS_MULTIPROC_DIR`` to an empty directory the workers share, so
 ``/metrics`` adds up every worker's figures (prometheus_client's multiprocess mode).
@@ -43,6 +44,12 @@ TURN_WAIT_SECONDS = Histogram(
     "squarescores_database_turn_wait_seconds",
     "Time a unit of work waited for its turn at the database (read or write)",
     ["kind"],
+    buckets=LATENCY_BUCKETS,
+)
+LOCK_WAIT_SECONDS = Histogram(
+    "squarescores_database_lock_wait_seconds",
+    "Time a write waited for its lock: SQLite's write lock (BEGIN IMMEDIATE), "
+    "PostgreSQL's match row (SELECT ... FOR UPDATE, its round trip included)",
     buckets=LATENCY_BUCKETS,
 )
 UNIT_SECONDS = Histogram(

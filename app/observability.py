@@ -29,6 +29,16 @@ MAX_LOGGED_PATH = 256  # characters of a request's path an access log line shows
 # Characters a plain log line shows escaped: C0 and C1 controls (CR and LF among them),
 # and Unicode's line and paragraph separators.
 _UNPRINTABLE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+# PostgreSQL's DETAIL line of an error may quote a row's values ("Failing row contains
+# (...)", "Key (...)=(...)"): names, client addresses. Logs keep the error and its
+# statement, never values, as hide_parameters does for the statement's parameters.
+_DATABASE_DETAIL = re.compile(r"^DETAIL: .*$", re.M)
+
+
+def without_values(text: str) -> str:
+    """``text`` with a database error's DETAIL lines (their values) left out."""
+    return _DATABASE_DETAIL.sub("DETAIL: (not logged: it may hold a row's values)", text)
+
 
 logger = logging.getLogger("squarescores")
 
@@ -46,7 +56,10 @@ class PlainFormatter(logging.Formatter):
         super().__init__("%(levelname)s %(name)s %(message)s")
 
     def formatMessage(self, record: logging.LogRecord) -> str:
-        return _UNPRINTABLE.sub(_escaped, super().formatMessage(record))
+        return _UNPRINTABLE.sub(_escaped, without_values(super().formatMessage(record)))
+
+    def formatException(self, ei: Any) -> str:
+        return without_values(super().formatException(ei))
 
 
 class JsonFormatter(logging.Formatter):
@@ -57,14 +70,14 @@ class JsonFormatter(logging.Formatter):
             "time": datetime.fromtimestamp(record.created, UTC).isoformat(),
             "level": record.levelname.lower(),
             "logger": record.name,
-            "message": record.getMessage(),
+            "message": without_values(record.getMessage()),
             "request_id": getattr(record, "request_id", None),
         }
         for name in _EXTRA_FIELDS:
             if hasattr(record, name):
                 entry[name] = getattr(record, name)
         if record.exc_info:
-            entry["exception"] = self.formatException(record.exc_info)
+            entry["exception"] = without_values(self.formatException(record.exc_info))
         return json.dumps(entry, ensure_ascii=False)
 
 
@@ -155,9 +168,15 @@ class RequestContext:
 
 
 def count_request(scope: Scope, status: int, seconds: float) -> None:
-    """The request in the metrics, under its route's template (a stream's time is to
-    its first byte, not its end)."""
-    route = getattr(scope.get("route"), "path", "unmatched")
+    """The request in the metrics, under its route's template, or a mount's path and
+    ``/*`` (the page's and the docs' assets); ``unmatched`` when nothing took it. A
+    stream's time is to its first byte, not its end."""
+    if "route" in scope:
+        route = scope["route"].path
+    elif "endpoint" in scope:  # a mount, whose path Starlette put in root_path
+        route = f"{scope['root_path']}/*"
+    else:
+        route = "unmatched"
     method = scope["method"]
     metrics.REQUESTS.labels(route, method, str(status)).inc()
     metrics.REQUEST_SECONDS.labels(route, method).observe(seconds)

@@ -26,7 +26,7 @@ from typing_extensions import TypeAliasType
 from app.games import GAMES
 from app.games.asszorti import HAND_EXAMPLE
 from app.games.base import MatchStatus, RoundInput, StrictModel
-from app.games.text import check_text, shows_something
+from app.games.text import AS_SENT, check_text, shows_something
 
 MAX_NAME_LENGTH = 40
 
@@ -42,7 +42,8 @@ def clean_name(name: str) -> str:
 
 PlayerName = Annotated[
     str,
-    StringConstraints(strip_whitespace=True, min_length=1, max_length=MAX_NAME_LENGTH),
+    # Counted again as kept (clean_name), where the 40 holds.
+    StringConstraints(strip_whitespace=True, min_length=1, max_length=AS_SENT * MAX_NAME_LENGTH),
     AfterValidator(clean_name),
     Field(
         description="1-40 characters as stored (NFC-normalised), at least one of them "

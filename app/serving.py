@@ -51,6 +51,7 @@ def refusal(status: int, title: str, code: str, detail: str) -> bytes:
     ).encode()
     head = (
         f"HTTP/1.1 {status} {title}\r\ncontent-type: application/problem+json\r\n"
+        "x-content-type-options: nosniff\r\n"
         f"content-length: {len(body)}\r\nconnection: close\r\n\r\n"
     )
     return head.encode() + body

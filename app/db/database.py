@@ -152,7 +152,10 @@ class Database:
                 if self.is_sqlite and (write or snapshot):
                     # The driver leaves transactions to us (_configure_sqlite), and its
                     # commit and rollback end the one begun here.
+                    locking = time.perf_counter()
                     connection.exec_driver_sql("BEGIN IMMEDIATE" if write else "BEGIN")
+                    if write:
+                        metrics.LOCK_WAIT_SECONDS.observe(time.perf_counter() - locking)
                 uow = UnitOfWork(connection)
                 yield uow
         held = time.perf_counter() - started

@@ -7,6 +7,7 @@ SQLAlchemy compiles each once per process (its compiled cache) and the column ty
 convert values (JSON, aware UTC timestamps) the same way on SQLite and PostgreSQL.
 """
 
+import time
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -16,6 +17,7 @@ from typing import Any
 from sqlalchemy import (
     CTE,
     Connection,
+    Executable,
     RowMapping,
     Select,
     Table,
@@ -32,6 +34,7 @@ from sqlalchemy import (
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 
+from app import metrics
 from app.db.models import (
     CREDENTIAL,
     HISTORY,
@@ -203,8 +206,9 @@ def get_match(
     connection: Connection, match_id: str, *, for_update: bool = False
 ) -> RowMapping | None:
     """The match row; ``for_update`` locks it until the transaction ends (PostgreSQL)."""
-    statement = _LOCK_MATCH if for_update else _GET_MATCH
-    return connection.execute(statement, {"id": match_id}).mappings().first()
+    if for_update:
+        return _locking(connection, _LOCK_MATCH, {"id": match_id})
+    return connection.execute(_GET_MATCH, {"id": match_id}).mappings().first()
 
 
 def get_match_with_credential(
@@ -213,9 +217,22 @@ def get_match_with_credential(
     """The match row with the credential's ``credential_role``, ``credential_seat`` and
     ``credential_secret_hash``; None unless the credential is one of this match's.
     ``for_update`` locks the match row until the transaction ends (PostgreSQL)."""
-    statement = _LOCK_MATCH_WITH_CREDENTIAL if for_update else _GET_MATCH_WITH_CREDENTIAL
     params = {"id": match_id, "credential_id": credential_id}
-    return connection.execute(statement, params).mappings().first()
+    if for_update:
+        return _locking(connection, _LOCK_MATCH_WITH_CREDENTIAL, params)
+    return connection.execute(_GET_MATCH_WITH_CREDENTIAL, params).mappings().first()
+
+
+def _locking(
+    connection: Connection, statement: Executable, params: Mapping[str, Any]
+) -> RowMapping | None:
+    """The row a locking read returns, its wait counted (PostgreSQL: SQLite ignores FOR
+    UPDATE; its writer waited at BEGIN IMMEDIATE, counted there)."""
+    started = time.perf_counter()
+    row = connection.execute(statement, params).mappings().first()
+    if connection.dialect.name == "postgresql":
+        metrics.LOCK_WAIT_SECONDS.observe(time.perf_counter() - started)
+    return row
 
 
 def match_exists(connection: Connection, match_id: str) -> bool:

@@ -54,7 +54,7 @@ from app.games.base import (
     refold_by_apply,
 )
 from app.games.decided import check_target_move
-from app.games.text import check_text
+from app.games.text import AS_SENT, check_text
 
 MIN_PLAYERS = 2
 MAX_PLAYERS = 8
@@ -74,7 +74,8 @@ def _printable(text: str) -> str:
 
 TableRules = Annotated[
     str,
-    StringConstraints(strip_whitespace=True, max_length=MAX_RULES_LENGTH),
+    # Counted again as kept (_printable), where the limit holds.
+    StringConstraints(strip_whitespace=True, max_length=AS_SENT * MAX_RULES_LENGTH),
     AfterValidator(_printable),
     Field(
         description=f"the table's own rules as the group agreed them, at most "

@@ -2,7 +2,8 @@
 table's rules. One rule for all of them, so nothing one refuses slips in another.
 
 Text is kept NFC-normalised (one way to write each accented letter), and its length
-is counted as kept. It may not hold:
+is counted as kept: as sent, a text may be up to ``AS_SENT`` times as long (a name
+typed decomposed, e + U+0301, composes into fewer characters). It may not hold:
 
 - control characters (but a line break, where the text has lines);
 - invisible format characters: zero-width spaces, bidi overrides and isolates,
@@ -22,6 +23,9 @@ import unicodedata
 
 import icu
 
+# A character has at most four code points decomposed (Unicode's canonical
+# decompositions): a text sent this many times over its length as kept may still fit.
+AS_SENT = 4
 ZWJ = "\u200d"
 EMOJI_PRESENTATION = "\ufe0f"  # the variation selector that asks for an emoji's picture
 BLACK_FLAG = "\U0001f3f4"  # a subdivision flag is this, tag characters, and a cancel tag

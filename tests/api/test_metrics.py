@@ -52,6 +52,11 @@ def test_metrics_count_requests_units_replays_and_refusals(database_url: str) ->
         assert c.post("/v1/matches", json=MATCH_BODY, headers=key).status_code == 201
         assert c.post("/v1/matches", json=MATCH_BODY, headers=key).status_code == 201
         assert c.post("/v1/matches", json=MATCH_BODY).status_code == 429
+        reissued = c.post(table.url + "/tokens", json={"role": "viewer"}, headers=table.auth())
+        assert reissued.status_code == 200  # a write that locks its match
+        assets = c.app.state.web_shell.assets_url
+        assert c.get(f"{assets}/app.js").status_code == 200
+        assert c.get("/no-such-page").status_code == 404
         page = c.get("/metrics")
     assert page.status_code == 200
     assert page.headers["content-type"].startswith("text/plain")
@@ -71,5 +76,10 @@ def test_metrics_count_requests_units_replays_and_refusals(database_url: str) ->
     assert grew("squarescores_unit_of_work_seconds_count", kind="write") >= 3
     assert "squarescores_open_streams" in after
     assert "squarescores_database_turn_wait_seconds" in after
+    assert grew("squarescores_database_lock_wait_seconds_count") >= 1
+    # A mount's answers under its path; only what nothing took is unmatched.
+    assert grew("squarescores_requests_total", route=f"{assets}/*", method="GET", status="200") == 1
+    assert grew("squarescores_requests_total", route="unmatched", method="GET", status="200") == 0
+    assert grew("squarescores_requests_total", route="unmatched", method="GET", status="404") == 1
     # Routes are counted by template: no match id (nor token) ever becomes a label.
     assert table.id not in after

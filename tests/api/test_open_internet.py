@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from sqlalchemy import text
+from sqlalchemy import create_engine, text
 
 from app.api.deps import TICKET_LIMITS
 from app.api.routes.docs import REDOC_STYLES
@@ -23,6 +23,7 @@ from app.main import create_app
 from app.settings import Settings
 from tests.api.helpers import PLAYERS, Table
 from tests.api.test_operational import _clear_of_a_window_edge
+from tests.conftest import migrate
 
 MATCH_BODY = {"game": "asszorti", "players": PLAYERS}
 
@@ -102,6 +103,28 @@ def test_a_database_error_logs_no_parameter_a_client_sent(
     assert "[SQL:" in logged  # the failed statement was logged
     assert "parameters hidden" in logged
     assert "[parameters:" not in logged and key not in logged
+
+
+def test_a_database_error_logs_no_row_value(
+    postgres: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """PostgreSQL's error says what row failed (DETAIL: "Failing row contains (...)"),
+    with its values: the players' names here. The log keeps the error, not them."""
+    url = postgres.create()
+    migrate(url)
+    engine = create_engine(url)
+    with engine.begin() as connection:  # a constraint no new match passes
+        connection.execute(text('ALTER TABLE "match" ADD CONSTRAINT refuse_all CHECK (false)'))
+    engine.dispose()
+    name = f"Zsófia{secrets.token_hex(4)}"
+    with TestClient(create_app(Settings(database_url=url))) as client:
+        response = client.post("/v1/matches", json={**MATCH_BODY, "players": [name, "B", "C"]})
+    assert response.status_code == 500
+    assert response.json()["code"] == "internal_error"
+    logged = capsys.readouterr().err
+    assert "refuse_all" in logged  # the error was logged
+    assert "DETAIL: (not logged" in logged
+    assert name not in logged
 
 
 @pytest.mark.parametrize(

@@ -164,6 +164,27 @@ def test_a_name_longer_than_40_characters_as_kept_is_refused(client: Any) -> Non
     assert "at most 40 characters" in response.json()["errors"][0]["message"]
 
 
+def test_40_characters_typed_decomposed_are_a_name(client: Any) -> None:
+    """Forty é typed as e + U+0301: 80 code points sent, 40 characters kept."""
+    name = "e\u0301" * 40
+    response = client.post("/v1/matches", json={"game": "asszorti", "players": [name, "B", "C"]})
+    assert response.status_code == 201, response.text
+    assert response.json()["players"][0]["name"] == "\u00e9" * 40
+    longer = client.post(
+        "/v1/matches", json={"game": "asszorti", "players": ["e\u0301" * 41, "B", "C"]}
+    )
+    assert longer.status_code == 422
+    assert "at most 40 characters, got 41" in longer.json()["errors"][0]["message"]
+
+
+def test_table_rules_typed_decomposed_are_counted_as_kept(client: Any) -> None:
+    rules = "e\u0301" * 500  # 1,000 code points sent, 500 characters kept
+    body = {"game": "own_table", "players": ["A", "B"], "settings": {"table_rules": rules}}
+    response = client.post("/v1/matches", json=body)
+    assert response.status_code == 201, response.text
+    assert response.json()["settings"]["table_rules"] == "\u00e9" * 500
+
+
 @pytest.mark.parametrize(
     "name",
     [

@@ -68,6 +68,7 @@ def test_a_head_over_the_limit_is_answered_431(server: LiveServer) -> None:
         sock.close()
     assert answer.startswith(b"HTTP/1.1 431 "), answer[:200]
     assert _problem_code(answer) == "headers_too_large"
+    assert b"\r\nx-content-type-options: nosniff\r\n" in answer.split(b"\r\n\r\n")[0]
 
 
 def test_a_head_over_the_limit_is_refused_before_the_rest_is_read(server: LiveServer) -> None:
