@@ -26,6 +26,7 @@ import asyncio
 import json
 import socket
 from contextlib import suppress
+from dataclasses import dataclass
 
 from uvicorn.protocols.http import httptools_impl
 
@@ -79,6 +80,18 @@ def no_delay(transport: asyncio.BaseTransport) -> None:
             sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
 
 
+@dataclass(slots=True)
+class Bounds:
+    """Where a connection's current request stands against its bounds."""
+
+    awaiting_head: bool = True  # until the head of the next request is complete
+    head_begun: bool = False  # whether a byte of that head has come
+    head_bytes: int = 0  # its request line and headers, as parsed so far
+    unparsed_bytes: int = 0  # bytes received for it that the parser holds back
+    heads_completed: int = 0  # on this connection
+    clock: asyncio.TimerHandle | None = None  # the head's, or then the body's
+
+
 class HttpToolsProtocol(httptools_impl.HttpToolsProtocol):
     """uvicorn's httptools protocol, on connections with ``TCP_NODELAY`` set, whose
     requests' heads and bodies are bounded in size and in time."""
@@ -86,12 +99,9 @@ class HttpToolsProtocol(httptools_impl.HttpToolsProtocol):
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         no_delay(transport)
         super().connection_made(transport)
-        self.awaiting_head = True  # until the head of the next request is complete
-        self.head_begun = False  # whether a byte of that head has come
-        self.head_bytes = 0  # its request line and headers, as parsed so far
-        self.unparsed_bytes = 0  # bytes received for it that the parser holds back
-        self.heads_completed = 0  # on this connection
-        self.clock: asyncio.TimerHandle | None = None  # the head's, or then the body's
+        # One attribute beside uvicorn's: its protocol objects then keep CPython's
+        # compact shared-key dicts (up to 30 attributes), a kilobyte less per connection.
+        self.bounds = Bounds()
         self.start_clock(HEAD_TIMEOUT_S)
 
     def connection_lost(self, exc: Exception | None) -> None:
@@ -99,36 +109,36 @@ class HttpToolsProtocol(httptools_impl.HttpToolsProtocol):
         super().connection_lost(exc)
 
     def data_received(self, data: bytes) -> None:
-        completed_before = self.heads_completed
+        completed_before = self.bounds.heads_completed
         super().data_received(data)
         # One header arrives whole in the parser's callbacks: until then its bytes are
         # counted as received, in each read that completes no head (one that does
         # carries that request's body, not this head).
-        if self.head_begun and self.heads_completed == completed_before:
-            self.unparsed_bytes += len(data)
-            if self.unparsed_bytes > MAX_HEAD_BYTES:
+        if self.bounds.head_begun and self.bounds.heads_completed == completed_before:
+            self.bounds.unparsed_bytes += len(data)
+            if self.bounds.unparsed_bytes > MAX_HEAD_BYTES:
                 self.refuse(HEAD_TOO_LARGE)
 
     def on_message_begin(self) -> None:
         super().on_message_begin()
-        self.awaiting_head, self.head_begun = True, True
-        self.head_bytes = self.unparsed_bytes = 0
+        self.bounds.awaiting_head, self.bounds.head_begun = True, True
+        self.bounds.head_bytes = self.bounds.unparsed_bytes = 0
         self.start_clock(HEAD_TIMEOUT_S)
 
     def on_url(self, url: bytes) -> None:
-        self.head_bytes += len(url)
+        self.bounds.head_bytes += len(url)
         super().on_url(url)
 
     def on_header(self, name: bytes, value: bytes) -> None:
-        self.head_bytes += len(name) + len(value) + 4  # ": " and CRLF
+        self.bounds.head_bytes += len(name) + len(value) + 4  # ": " and CRLF
         super().on_header(name, value)
 
     def on_headers_complete(self) -> None:
-        if self.head_bytes > MAX_HEAD_BYTES:  # a head that came in one read
+        if self.bounds.head_bytes > MAX_HEAD_BYTES:  # a head that came in one read
             self.refuse(HEAD_TOO_LARGE)
             return
-        self.awaiting_head = self.head_begun = False
-        self.heads_completed += 1
+        self.bounds.awaiting_head = self.bounds.head_begun = False
+        self.bounds.heads_completed += 1
         self.stop_clock()
         super().on_headers_complete()
         if self.expects_body():
@@ -143,7 +153,7 @@ class HttpToolsProtocol(httptools_impl.HttpToolsProtocol):
         # Bytes between requests (a bare CRLF) reset uvicorn's keep-alive timer but
         # begin no request: the next head's clock runs from now.
         if not self.transport.is_closing() and not self.pipeline:
-            self.awaiting_head = True
+            self.bounds.awaiting_head = True
             self.start_clock(HEAD_TIMEOUT_S)
 
     def expects_body(self) -> bool:
@@ -156,19 +166,19 @@ class HttpToolsProtocol(httptools_impl.HttpToolsProtocol):
 
     def start_clock(self, seconds: float) -> None:
         self.stop_clock()
-        self.clock = self.loop.call_later(seconds, self.refuse, HEAD_TIMED_OUT)
+        self.bounds.clock = self.loop.call_later(seconds, self.refuse, HEAD_TIMED_OUT)
 
     def stop_clock(self) -> None:
-        if self.clock is not None:
-            self.clock.cancel()
-            self.clock = None
+        if self.bounds.clock is not None:
+            self.bounds.clock.cancel()
+            self.bounds.clock = None
 
     def refuse(self, answer: bytes) -> None:
         """Answer a request whose head (or body) is refused, and close its connection."""
         self.stop_clock()
         if self.transport.is_closing():
             return
-        if self.awaiting_head and not self.head_begun:
+        if self.bounds.awaiting_head and not self.bounds.head_begun:
             self.transport.close()  # nothing was asked: no answer is due
             return
         if self.cycle is not None and not self.cycle.response_started:
@@ -177,9 +187,9 @@ class HttpToolsProtocol(httptools_impl.HttpToolsProtocol):
             # A pipelined head behind a response still being sent (a stream): no answer
             # can go between that response's bytes. Its time starts once that response
             # is done; one too large closes the connection.
-            if answer is HEAD_TIMED_OUT and self.awaiting_head:
+            if answer is HEAD_TIMED_OUT and self.bounds.awaiting_head:
                 self.start_clock(HEAD_TIMEOUT_S)
                 return
-        elif self.cycle is None or self.awaiting_head:
+        elif self.cycle is None or self.bounds.awaiting_head:
             self.transport.write(answer)
         self.transport.close()
