@@ -62,6 +62,9 @@ def opening(
         return Opening(who, [], version, ended)
     if after is not None and after < version:
         rows = repository.changes_after(uow.connection, who.match_id, after, limit=REPLAY_LIMIT)
+        # Outside a snapshot the log may already hold changes past ``version``: those
+        # reach the stream from the hub, after its opening.
+        rows = [row for row in rows if row[0] <= version]
         if rows and rows[0][0] == after + 1 and rows[-1][0] == version:
             events = [(int(number), payload) for number, payload in rows]
             return Opening(who, events, version, ended or events[-1][1]["kind"] == "ended")

@@ -8,16 +8,22 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager, contextmanager
+from datetime import UTC, datetime
+from functools import partial
 from typing import Any
 
 import httpx
 import pytest
 import uvicorn
+from fastapi.testclient import TestClient
 from sqlalchemy import event
 
+from app.db.models import MatchChange
 from app.main import create_app
+from app.services import streams
+from app.services.auth import Access, Permission
 from app.settings import Settings
-from tests.api.helpers import PLAYERS
+from tests.api.helpers import PLAYERS, Table
 from tests.conftest import migrate
 
 
@@ -73,6 +79,25 @@ def selects(app: Any, *, change_log: bool = True) -> Iterator[list[str]]:
         event.remove(app.state.db.engine, "before_cursor_execute", count)
 
 
+@contextmanager
+def transactions(app: Any) -> Iterator[list[str]]:
+    """The transactions the app begins meanwhile: SQLite's BEGIN, and on PostgreSQL each
+    statement sent outside autocommit (psycopg begins one for it, unseen)."""
+    begun: list[str] = []
+
+    def check(conn: Any, cursor: Any, statement: str, *args: Any) -> None:
+        if statement.upper().startswith("BEGIN"):
+            begun.append(statement)
+        elif conn.dialect.name == "postgresql" and not conn.connection.dbapi_connection.autocommit:
+            begun.append(f"(implicit) {statement}")
+
+    event.listen(app.state.db.engine, "before_cursor_execute", check)
+    try:
+        yield begun
+    finally:
+        event.remove(app.state.db.engine, "before_cursor_execute", check)
+
+
 async def _next_event(lines: AsyncIterator[str]) -> tuple[str, int]:
     """The next event's kind and id, past comments."""
     kind = ""
@@ -108,12 +133,17 @@ def test_an_opening_is_one_read_and_a_reissue_costs_the_streams_none(url: str) -
             alone = await reissue({"role": "player", "seat": 2})  # no stream open
             viewer = {"Authorization": f"Bearer {tokens['viewer']}"}
             seat_1 = {"Authorization": f"Bearer {tokens['players'][1]}"}
-            with selects(app, change_log=False) as opening:  # the match's first stream
+            with (
+                selects(app, change_log=False) as opening,  # the match's first stream
+                transactions(app) as begun,
+            ):
                 first = client.stream("GET", events, headers=viewer)
                 viewer_stream = await first.__aenter__()
                 viewer_lines = viewer_stream.aiter_lines()
                 assert await _next_event(viewer_lines) == ("snapshot", created["version"] + 1)
             assert len(opening) == 1, opening  # the caller and the match, together
+            # ... in one statement of its own: no transaction around it (its round trips)
+            assert [b for b in begun if "match_change" not in b] == [], begun
             version = created["version"] + 1
             await asyncio.sleep(0.3)  # the hub's own read of the match it now follows
             with selects(app) as resuming:
@@ -141,3 +171,35 @@ def test_an_opening_is_one_read_and_a_reissue_costs_the_streams_none(url: str) -
                 await first.__aexit__(None, None, None)
 
     asyncio.run(scenario())
+
+
+def test_a_resumed_opening_replays_only_up_to_the_version_it_read(
+    url: str,
+) -> None:
+    """Outside a snapshot, the change log can already hold a change committed after the
+    opening read its match: the replay stops at the match's version, and the later
+    change is the hub's to deliver (here one is logged by hand between the two reads)."""
+    app = create_app(Settings(database_url=url, rate_limit_matches_per_minute=0))
+    with TestClient(app) as client:
+        table = Table(client, {"game": "asszorti", "players": PLAYERS})
+        for _ in range(2):
+            table.round({"type": "asszorti_amounts", "amounts": [2, -1, -1]})
+        version = table.get().json()["version"]
+        db = app.state.db
+        with db.engine.begin() as connection:
+            connection.execute(
+                MatchChange.__table__.insert(),  # type: ignore[attr-defined]
+                {
+                    "match_id": table.id,
+                    "version": version + 1,
+                    "kind": "match_updated",
+                    "payload": {"kind": "match_updated", "version": version + 1},
+                    "created_at": datetime.now(UTC),
+                },
+            )
+        access = Access.of(table.tokens["viewer"], table.id, Permission.READ)
+        opened = db.run_now(
+            partial(streams.opening, match_id=table.id, access=access, ticket="", after=version - 2)
+        )
+    assert opened.version == version
+    assert [number for number, _ in opened.events] == [version - 1, version]

@@ -162,8 +162,11 @@ async def stream_opening(
     db: Database = request.app.state.db
     read = partial(streams.opening, match_id=match_id, access=access, ticket=ticket or "")
     hub: ChangeHub = request.app.state.hub
+    # A token's opening needs no snapshot: one statement reads the credential with the
+    # match (streams.opening). A ticket's reads the ticket first, then the match, which
+    # must see the same state, or a token replaced between the two would go unnoticed.
     async with hub.opening():
-        opened = await db.run(partial(read, after=start), snapshot=True)
+        opened = await db.run(partial(read, after=start), snapshot=access is None)
     first = [
         _frame(version, data, retry=RETRY_MS if i == 0 else None)
         for i, (version, data) in enumerate(opened.events)
