@@ -38,6 +38,7 @@ import asyncio
 import contextlib
 import gc
 import logging
+import math
 from collections.abc import AsyncIterator, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import partial
@@ -55,6 +56,7 @@ from app.services.changes import CHANNEL
 
 logger = logging.getLogger("squarescores.live")
 
+TICK_S = 0.25  # idle streams' timers are due on multiples of this (Subscription.wait)
 QUEUE_SIZE = 32  # changes a subscription holds before it is cut (told to resync)
 SQLITE_POLL_S = 0.05  # how often a process looks for other processes' changes (SQLite)
 FETCH_BATCH = 100
@@ -119,7 +121,10 @@ class Subscription:
         waiter: asyncio.Future[bool] = loop.create_future()
         self.waiter = waiter
         # A timer that settles the future, not asyncio.timeout: no cancellation to undo.
-        timer = loop.call_later(timeout, _settle, waiter, False)
+        # Its deadline is rounded up to a tick, so the idle streams' heartbeats fall due
+        # together, a few times a second, not each on a wake-up of its own.
+        deadline = math.ceil((loop.time() + timeout) / TICK_S) * TICK_S
+        timer = loop.call_at(deadline, _settle, waiter, False)
         try:
             return await waiter
         finally:

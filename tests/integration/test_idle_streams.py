@@ -11,6 +11,7 @@ import pytest
 import uvicorn
 from sqlalchemy import event
 
+from app import live
 from app.api.routes import events
 from app.main import create_app
 from app.settings import Settings
@@ -34,6 +35,7 @@ def test_an_idle_stream_sends_heartbeats_without_a_database_read(
 ) -> None:
     url = request.getfixturevalue("sqlite_file_url" if kind == "sqlite" else "postgres_url")
     monkeypatch.setattr(events, "HEARTBEAT_S", HEARTBEAT_S)
+    monkeypatch.setattr(live, "TICK_S", HEARTBEAT_S / 5)
     app = create_app(Settings(database_url=url, rate_limit_matches_per_minute=0))
     server = uvicorn.Server(
         uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning", lifespan="on")
