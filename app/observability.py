@@ -29,15 +29,16 @@ MAX_LOGGED_PATH = 256  # characters of a request's path an access log line shows
 # Characters a plain log line shows escaped: C0 and C1 controls (CR and LF among them),
 # and Unicode's line and paragraph separators.
 _UNPRINTABLE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
-# PostgreSQL's DETAIL line of an error may quote a row's values ("Failing row contains
-# (...)", "Key (...)=(...)"): names, client addresses. Logs keep the error and its
-# statement, never values, as hide_parameters does for the statement's parameters.
-_DATABASE_DETAIL = re.compile(r"^DETAIL: .*$", re.M)
+# PostgreSQL's DETAIL and CONTEXT lines of an error may quote a row's values ("Failing
+# row contains (...)", "Key (...)=(...)"): names, client addresses. Logs keep the error
+# and its statement, never values, as hide_parameters does for the statement's
+# parameters. (A traceback may indent them: "  | DETAIL: ...".)
+_DATABASE_DETAIL = re.compile(r"\b(DETAIL|CONTEXT): .*$", re.M)
 
 
 def without_values(text: str) -> str:
-    """``text`` with a database error's DETAIL lines (their values) left out."""
-    return _DATABASE_DETAIL.sub("DETAIL: (not logged: it may hold a row's values)", text)
+    """``text`` with a database error's DETAIL and CONTEXT lines (their values) left out."""
+    return _DATABASE_DETAIL.sub(r"\1: (not logged: it may hold a row's values)", text)
 
 
 logger = logging.getLogger("squarescores")
@@ -172,9 +173,9 @@ def count_request(scope: Scope, status: int, seconds: float) -> None:
     ``/*`` (the page's and the docs' assets); ``unmatched`` when nothing took it. A
     stream's time is to its first byte, not its end."""
     if "route" in scope:
-        route = scope["route"].path
-    elif "endpoint" in scope:  # a mount, whose path Starlette put in root_path
-        route = f"{scope['root_path']}/*"
+        route = getattr(scope["route"], "path", "unmatched")
+    elif "endpoint" in scope:  # a mount, whose path Starlette added to root_path
+        route = scope["root_path"].removeprefix(scope.get("app_root_path", "")) + "/*"
     else:
         route = "unmatched"
     method = scope["method"]

@@ -153,9 +153,11 @@ class Database:
                     # The driver leaves transactions to us (_configure_sqlite), and its
                     # commit and rollback end the one begun here.
                     locking = time.perf_counter()
-                    connection.exec_driver_sql("BEGIN IMMEDIATE" if write else "BEGIN")
-                    if write:
-                        metrics.LOCK_WAIT_SECONDS.observe(time.perf_counter() - locking)
+                    try:
+                        connection.exec_driver_sql("BEGIN IMMEDIATE" if write else "BEGIN")
+                    finally:  # a wait that ends busy (503) counts too
+                        if write:
+                            metrics.LOCK_WAIT_SECONDS.observe(time.perf_counter() - locking)
                 uow = UnitOfWork(connection)
                 yield uow
         held = time.perf_counter() - started

@@ -229,10 +229,11 @@ def _locking(
     """The row a locking read returns, its wait counted (PostgreSQL: SQLite ignores FOR
     UPDATE; its writer waited at BEGIN IMMEDIATE, counted there)."""
     started = time.perf_counter()
-    row = connection.execute(statement, params).mappings().first()
-    if connection.dialect.name == "postgresql":
-        metrics.LOCK_WAIT_SECONDS.observe(time.perf_counter() - started)
-    return row
+    try:
+        return connection.execute(statement, params).mappings().first()
+    finally:  # a wait that ends in an error (a lock timeout) counts too
+        if connection.dialect.name == "postgresql":
+            metrics.LOCK_WAIT_SECONDS.observe(time.perf_counter() - started)
 
 
 def match_exists(connection: Connection, match_id: str) -> bool:

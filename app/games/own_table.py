@@ -79,7 +79,8 @@ TableRules = Annotated[
     AfterValidator(_printable),
     Field(
         description=f"the table's own rules as the group agreed them, at most "
-        f"{MAX_RULES_LENGTH} characters as stored (NFC-normalised; line breaks allowed, "
+        f"{MAX_RULES_LENGTH} characters as stored (NFC-normalised, as a name's length; "
+        "line breaks allowed, "
         "no other control or invisible character, as in names); shown with the match "
         "and at the head of the CSV sheet"
     ),
