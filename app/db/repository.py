@@ -171,15 +171,26 @@ _KEY = (
 )
 _GET_KEY = select(IDEMPOTENCY_KEY).where(*_KEY)
 _UPDATE_KEY = update(IDEMPOTENCY_KEY).where(*_KEY)
+# Old rows are pruned by whichever request comes along, so two prunes may run at once:
+# each takes the rows the other has not locked (SKIP LOCKED; SQLite has one writer),
+# and neither waits for the other, which could deadlock (PostgreSQL answers 503).
 _OLD_KEYS = (
     select(IDEMPOTENCY_KEY.c.scope, IDEMPOTENCY_KEY.c.key)
     .where(IDEMPOTENCY_KEY.c.created_at < bindparam("cutoff"))
     .limit(bindparam("limit"))
+    .with_for_update(skip_locked=True)
 )
 _PRUNE_KEYS = delete(IDEMPOTENCY_KEY).where(
     tuple_(IDEMPOTENCY_KEY.c.scope, IDEMPOTENCY_KEY.c.key).in_(_OLD_KEYS)
 )
-_PRUNE_WINDOWS = delete(RATE_LIMIT_WINDOW).where(RATE_LIMIT_WINDOW.c.window < bindparam("window"))
+_OLD_WINDOWS = (
+    select(RATE_LIMIT_WINDOW.c.client, RATE_LIMIT_WINDOW.c.window)
+    .where(RATE_LIMIT_WINDOW.c.window < bindparam("window"))
+    .with_for_update(skip_locked=True)
+)
+_PRUNE_WINDOWS = delete(RATE_LIMIT_WINDOW).where(
+    tuple_(RATE_LIMIT_WINDOW.c.client, RATE_LIMIT_WINDOW.c.window).in_(_OLD_WINDOWS)
+)
 
 # INSERT ... ON CONFLICT, by dialect (both spell it the same, each with its own insert).
 _UPSERT_INSERTS: dict[str, Any] = {"sqlite": sqlite_insert, "postgresql": pg_insert}

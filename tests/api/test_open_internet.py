@@ -19,6 +19,8 @@ from sqlalchemy import create_engine, text
 
 from app.api.deps import TICKET_LIMITS
 from app.api.routes.docs import REDOC_STYLES
+from app.db import repository
+from app.db.models import RATE_LIMIT_WINDOW
 from app.main import create_app
 from app.settings import Settings
 from tests.api.helpers import PLAYERS, Table
@@ -290,3 +292,26 @@ def test_tickets_are_limited_per_token_and_per_match(
     assert ticket(2, "viewer") == 429  # the viewers' token: two addresses' worth
     assert ticket(3, 0) == 201  # another token of the match: the match's third
     assert ticket(4, "host") == 429  # the match: three addresses' worth
+
+
+def test_pruning_old_rate_limit_windows_never_waits_for_another_prune(postgres: Any) -> None:
+    """Requests prune old windows as they come, so two prunes may meet: one takes the
+    rows the other has not locked and neither waits (two waiting on each other were a
+    deadlock, answered 503). Here another transaction holds one old row throughout."""
+    url = postgres.create()
+    migrate(url)
+    engine = create_engine(url)
+    rows = [{"client": f"old {n}", "window": 5, "count": 1} for n in range(3)]
+    with engine.begin() as connection:
+        connection.execute(RATE_LIMIT_WINDOW.insert(), rows)
+    with engine.connect() as holder, engine.connect() as pruner:
+        holder.begin()
+        holder.execute(text("SELECT * FROM rate_limit_window WHERE client = 'old 0' FOR UPDATE"))
+        with pruner.begin():
+            pruner.execute(text("SET LOCAL lock_timeout = '2s'"))  # a wait would fail here
+            repository.delete_windows_before(pruner, 10)
+        holder.rollback()
+    with engine.connect() as connection:
+        left = connection.execute(text("SELECT client FROM rate_limit_window")).scalars().all()
+    engine.dispose()
+    assert left == ["old 0"]  # the locked one stays, for a later prune
