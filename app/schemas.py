@@ -46,8 +46,9 @@ PlayerName = Annotated[
     StringConstraints(strip_whitespace=True, min_length=1, max_length=AS_SENT * MAX_NAME_LENGTH),
     AfterValidator(clean_name),
     Field(
-        description="1-40 characters as stored (NFC-normalised; as sent, up to 160 code "
-        "points, since a decomposed character composes into one), at least one of them "
+        description=f"1-{MAX_NAME_LENGTH} characters as stored (NFC-normalised; as sent, up "
+        f"to {AS_SENT * MAX_NAME_LENGTH} code points, since a decomposed character "
+        "composes into one), at least one of them "
         "visible; no control or invisible format characters (but a zero-width joiner "
         "inside an emoji); unique at the table ignoring case and compatibility forms"
     ),

@@ -259,7 +259,8 @@ class TokenLimits(Limits):
 RateLimitDep = Annotated[RateLimits, Depends(match_creation_limit)]
 REISSUE_LIMITS = Limits("re-issued tokens", "rate_limit_tokens_per_minute", per_match=1)
 RECOVERY_LIMITS = Limits("host recoveries", "rate_limit_tokens_per_minute", per_match=10)
-# A token serves up to ten phones at once; a match, its seats, its host and its viewers.
+# A token's tickets: ten addresses' worth (the phones one link may serve at once); a
+# match's: forty (its seats, its host and its viewers together).
 TICKET_LIMITS = TokenLimits(
     "stream tickets", "rate_limit_tickets_per_minute", per_match=40, per_token=10
 )

@@ -21,7 +21,7 @@ class BodySizeLimit:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        chunked = False
+        has_body = False
         for name, value in scope["headers"]:
             if name == b"content-length":
                 if not value.isdigit() or int(value) > self.max_bytes:
@@ -30,8 +30,9 @@ class BodySizeLimit:
                 # The server delivers no more than the declared length: nothing to count.
                 await self.app(scope, receive, send)
                 return
-            chunked = chunked or name == b"transfer-encoding"
-        if not chunked:  # a request with neither header has no body (RFC 9112, 6.3)
+            if name == b"transfer-encoding":
+                has_body = True
+        if not has_body:  # a request with neither header has no body (RFC 9112, 6.3)
             await self.app(scope, receive, send)
             return
         seen = 0
