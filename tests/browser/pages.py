@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 import httpx
-from playwright.sync_api import Browser, Dialog, Page, Route, ViewportSize
+from playwright.sync_api import Browser, BrowserContext, Dialog, Page, Route, ViewportSize
 
 from tests.live import LiveServer
 
@@ -61,6 +61,23 @@ class Phone:
 
     def close(self) -> None:
         self.context.close()
+
+
+API_ROUTE = "**/v1/**"
+
+
+def go_offline(context: BrowserContext, page: Page) -> None:
+    """No network for the context. Chromium's offline emulation can reach a reloaded
+    document only after its first requests (its navigator.onLine is true at first, and a
+    kept round went out), so the API is refused at the route as well, as with no network."""
+    context.set_offline(True)
+    context.route(API_ROUTE, lambda route: route.abort("internetdisconnected"))
+    page.wait_for_function("() => !navigator.onLine")
+
+
+def go_online(context: BrowserContext) -> None:
+    context.unroute(API_ROUTE)
+    context.set_offline(False)
 
 
 def new_phone(phones: list[Phone], browser: Browser, server: LiveServer, **kwargs: Any) -> Phone:

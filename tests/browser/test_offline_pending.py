@@ -16,7 +16,17 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
-from tests.browser.pages import PHONE, RENDER_TIMEOUT_MS, Phone, api, create, new_phone, rows
+from tests.browser.pages import (
+    PHONE,
+    RENDER_TIMEOUT_MS,
+    Phone,
+    api,
+    create,
+    go_offline,
+    go_online,
+    new_phone,
+    rows,
+)
 from tests.conftest import ROOT
 from tests.live import LiveServer
 
@@ -45,11 +55,6 @@ def server_rounds(server: LiveServer, match_id: str, token: str) -> list[dict[st
     assert response.status_code == 200, response.text
     body = response.json()
     return list(body["items"] if isinstance(body, dict) else body)
-
-
-def go_offline(context: BrowserContext, page: Page) -> None:
-    context.set_offline(True)
-    page.wait_for_function("() => !navigator.onLine")
 
 
 def enter_amounts(page: Page, amounts: list[int]) -> None:
@@ -98,7 +103,7 @@ def test_rounds_entered_offline_show_as_pending_rows_and_the_form_moves_on(
     page.on("pageerror", lambda error: errors.append(str(error)))
     posts: list[str] = []
     page.on(
-        "request",
+        "requestfinished",  # answered: not one refused while offline
         lambda request: (
             posts.append(request.headers.get("idempotency-key", ""))
             if request.method == "POST" and request.url.endswith("/rounds")
@@ -129,7 +134,7 @@ def test_rounds_entered_offline_show_as_pending_rows_and_the_form_moves_on(
     assert server_rounds(server, match_id, host_token) == []
 
     # Back online: each is sent once; the real rows replace the pending ones.
-    context.set_offline(False)
+    go_online(context)
     page.wait_for_selector('#sheet tbody tr[data-round="2"]', timeout=SEND_TIMEOUT_MS)
     expect(page.locator(PENDING)).to_have_count(0)
     assert outbox(page) == {}
@@ -161,7 +166,7 @@ def test_a_queued_round_the_server_refuses_shows_why_in_its_row_and_gives_its_de
 
     # Back online: the first is stored; the second is refused, its row says why, and
     # its deal goes back: the form is at the hand it would have been.
-    player.context.set_offline(False)
+    go_online(player.context)
     page.wait_for_selector('#sheet tbody tr[data-round="1"]', timeout=SEND_TIMEOUT_MS)
     held = page.locator(f"{PENDING}.held")
     expect(held).to_have_attribute("data-state", "refused", timeout=SEND_TIMEOUT_MS)
@@ -230,7 +235,7 @@ def test_the_deal_passes_round_the_whole_table_past_queued_rounds(
     shots.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(shots / f"offline-pending-{body['game']}.png"), full_page=True)
 
-    player.context.set_offline(False)
+    go_online(player.context)
     page.wait_for_selector('#sheet tbody tr[data-round="2"]', timeout=SEND_TIMEOUT_MS)
     expect(page.locator(PENDING)).to_have_count(0)
     assert len(server_rounds(server, match_id, host_token)) == 2
