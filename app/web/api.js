@@ -30,15 +30,22 @@ export async function call(method, path, { token, body, idempotent = false, key,
   if (key) headers["Idempotency-Key"] = key;
   else if (idempotent) headers["Idempotency-Key"] = newKey();
   if (ifMatch) headers["If-Match"] = ifMatch;
-  let response;
-  try {
-    response = await fetch(path, {
+  return answerOf(
+    fetch(path, {
       method,
       headers,
       body: body === undefined ? undefined : JSON.stringify(body),
       cache: "no-store",
       credentials: "omit",
-    });
+    }),
+  );
+}
+
+/** {data, etag} of a fetch's answer; an ApiError for a refusal, a NetworkError for none. */
+async function answerOf(fetching) {
+  let response;
+  try {
+    response = await fetching;
   } catch (error) {
     throw new NetworkError(String(error));
   }
@@ -52,6 +59,15 @@ export async function call(method, path, { token, body, idempotent = false, key,
   }
   if (!response.ok) throw new ApiError(response.status, data);
   return { data, etag };
+}
+
+/** [match, sheet] as first-reads.js asked for them while the page arrived, once, if they
+ * were for match `id` with `token`; null otherwise (the caller reads them itself). */
+export function takeFirstReads(id, token) {
+  const begun = self.firstReads;
+  self.firstReads = null;
+  if (!begun || begun.id !== id || begun.token !== token) return null;
+  return Promise.all([begun.match, begun.sheet].map(async (answer) => (await answerOf(answer)).data));
 }
 
 const m = (id) => `/v1/matches/${encodeURIComponent(id)}`;

@@ -1,5 +1,5 @@
 // SquareScores web page: start a table, open one from a join link, follow its sheet live.
-import { api, ApiError } from "./api.js";
+import { api, ApiError, takeFirstReads } from "./api.js";
 import { clear, h } from "./dom.js";
 import { language, preferredLanguage, setLanguage, t } from "./i18n.js";
 import { addKey, dropKey, getEntry, saveEntry, takeRecovery, unknownKeys } from "./store.js";
@@ -40,6 +40,7 @@ function clearMessage() {
 
 // ---- routing ---------------------------------------------------------------
 
+// (first-reads.js reads a table's address too, to begin its reads early.)
 function parseRoute() {
   const hash = location.hash.replace(/^#/, "") || "/";
   const [path, query = ""] = hash.split("?");
@@ -318,10 +319,8 @@ class Table {
     this.refreshing = (async () => {
       do {
         this.again = false;
-        const [match, sheet] = await Promise.all([
-          api.getMatch(this.id, this.token),
-          api.getSheet(this.id, this.token),
-        ]);
+        const [match, sheet] = await (takeFirstReads(this.id, this.token) ||
+          Promise.all([api.getMatch(this.id, this.token), api.getSheet(this.id, this.token)]));
         if (this.closed) return;
         this.match = match;
         // Teams as the page labels them (teams.js); every view reads them from here.

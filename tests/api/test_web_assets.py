@@ -54,9 +54,18 @@ def test_the_page_preloads_every_module_of_the_graph_and_the_strings(client: Tes
     assert response.headers["vary"] == "Accept-Language"
     preloaded = re.findall(r'<link rel="modulepreload" href="([^"]+)">', response.text)
     assert preloaded == [f"{shell.assets_url}/{module}" for module in shell.modules]
-    # Every module but the entry, and not the QR library (imported only when drawn).
+    # Every module but the entry, and not the QR library (imported only when drawn);
+    # first-reads.js is a classic script of its own, loaded before the modules.
     on_disk = {p.relative_to(WEB_DIR).as_posix() for p in WEB_DIR.rglob("*.js")}
-    assert set(shell.modules) == on_disk - {"app.js", "sw.js", "vendor/qrcode.js"}
+    assert set(shell.modules) == on_disk - {
+        "app.js",
+        "sw.js",
+        "vendor/qrcode.js",
+        "first-reads.js",
+    }
+    assert response.text.index(f'<script src="{shell.assets_url}/first-reads.js">') < min(
+        response.text.index(url) for url in preloaded
+    )
     assert (
         f'<link rel="preload" href="{shell.assets_url}/i18n/hu.json" as="fetch" crossorigin>'
         in (response.text)

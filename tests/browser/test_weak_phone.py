@@ -38,6 +38,7 @@ USABLE = "#sheet, #add-round"
 NAMES = ["Anna", "Berta", "Csaba"]
 SHELL = build_shell(WEB_DIR)
 QR_LIBRARY = "vendor/qrcode.js"
+FIRST_READS = "first-reads.js"  # a classic script, not a module
 
 
 @dataclass
@@ -126,7 +127,7 @@ def test_a_player_phone_loads_in_one_round_compressed_then_from_its_cache(
         for key in scripts
         if cold.sent[key][0].endswith(".js")
     }
-    assert set(js) == {"app.js", *SHELL.modules}  # every module, and no other
+    assert set(js) == {FIRST_READS, "app.js", *SHELL.modules}  # every module, and no other
     assert QR_LIBRARY not in js  # a player sees no QR code
     # One round: every module was asked for before the first one had arrived.
     first_arrival = min(cold.finished[key][0] for key in js.values())
@@ -148,7 +149,19 @@ def test_a_player_phone_loads_in_one_round_compressed_then_from_its_cache(
 
     # Warm: the same phone again; only the page itself goes to the network.
     page, cdp, warm = throttled(context)
+    match_url = f"{server.url}/v1/matches/{created['id']}"
     warm_s = usable_after(page, f"{server.url}/#/m/{created['id']}")
+    # The table's match and sheet were read once, and asked for before the modules had
+    # all run (first-reads.js), not after.
+    asked = [url for url, _ in warm.sent.values()]
+    assert asked.count(match_url) == asked.count(match_url + "/sheet") == 1, asked
+    loaded = page.evaluate(
+        "performance.getEntriesByType('navigation')[0].domContentLoadedEventStart"
+    )
+    began = page.evaluate(
+        "(url) => performance.getEntriesByName(url)[0].startTime", match_url + "/sheet"
+    )
+    assert began < loaded, (began, loaded)
     page.wait_for_load_state("load")
     asked = [warm.sent[key][0] for key in warm.ids(assets) if warm.from_network(key)]
     assert asked == [], "assets asked of the network on a second visit"
