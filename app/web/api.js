@@ -65,7 +65,7 @@ async function answerOf(fetching) {
  * were for match `id` with `token`; null otherwise (the caller reads them itself). */
 export function takeFirstReads(id, token) {
   const begun = self.firstReads;
-  self.firstReads = null;
+  self.firstReads = null; // taken, or too late: first-reads.js then asks for nothing
   if (!begun || begun.id !== id || begun.token !== token) return null;
   return Promise.all([begun.match, begun.sheet].map(async (answer) => (await answerOf(answer)).data));
 }

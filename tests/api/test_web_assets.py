@@ -63,7 +63,7 @@ def test_the_page_preloads_every_module_of_the_graph_and_the_strings(client: Tes
         "vendor/qrcode.js",
         "first-reads.js",
     }
-    assert response.text.index(f'<script src="{shell.assets_url}/first-reads.js">') < min(
+    assert response.text.index(f'<script async src="{shell.assets_url}/first-reads.js">') < min(
         response.text.index(url) for url in preloaded
     )
     assert (
