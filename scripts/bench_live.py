@@ -1037,14 +1037,23 @@ async def run_scale(plan: Plan, servers: list[Server], gc_dir: Path | None) -> d
             f"    open in {open_s:.1f} s ({failed} failed); RSS {rss_before:,} -> {rss_open:,} KiB"
         )
 
-        progress(f"  scale: idle for {plan.idle_seconds:g} s")
+        # Idle: nothing but the streams, then the probes' latency on top (their own
+        # requests cost the worker CPU too: that is the second figure).
+        progress(f"  scale: idle for {plan.idle_seconds:g} s, then probed for as long")
+        cpu_before, started = cpu_seconds(pids), time.monotonic()
+        await asyncio.sleep(plan.idle_seconds)
+        idle_cores = (cpu_seconds(pids) - cpu_before) / (time.monotonic() - started)
         probes = Probes(server.url, crowded, plan.idle_seconds)
         cpu_before, started = cpu_seconds(pids), time.monotonic()
         await probes.start()
         idle_probes = await probes.result()
-        idle_cores = (cpu_seconds(pids) - cpu_before) / (time.monotonic() - started)
-        # each worker's share: the probes are answered by the first
-        result["idle"] = {"worker_cores": idle_cores / len(pids), "probes": idle_probes}
+        probed_cores = (cpu_seconds(pids) - cpu_before) / (time.monotonic() - started)
+        # each worker's share (the probes are answered by the first)
+        result["idle"] = {
+            "worker_cores": idle_cores / len(pids),
+            "worker_cores_probed": probed_cores / len(pids),
+            "probes": idle_probes,
+        }
 
         progress(f"  scale: writing {plan.scale_rate:g} rounds a second")
         streams.record = True
@@ -1236,7 +1245,7 @@ def scale_targets(scale: dict[str, Any]) -> list[dict[str, Any]]:
     rows = [
         ("worker CPU, every stream idle (cores)", TARGET_IDLE_CORES, idle["worker_cores"]),
         (
-            "/healthz and GET match p99, streams idle (ms)",
+            f"/healthz and GET match p99, streams idle, {PROBE_RATE:g}/s each (ms)",
             TARGET_IDLE_PROBE_P99_MS,
             worst(p99(idle["probes"]["healthz"]), p99(idle["probes"]["get_match"])),
         ),
@@ -1398,7 +1407,8 @@ def scale_report(scale: dict[str, Any]) -> list[str]:
         f"  opened in {scale['open_seconds']:.1f} s ({scale['open_failed']} failed); RSS "
         f"{memory['rss_kib_before']:,} -> {memory['rss_kib_open']:,} KiB: "
         f"{memory['kib_per_stream']:.1f} KiB per stream",
-        f"  idle: worker {idle['worker_cores']:.3f} cores; "
+        f"  idle: worker {idle['worker_cores']:.3f} cores; probed ({PROBE_RATE:g}/s per path): "
+        f"worker {idle['worker_cores_probed']:.3f} cores, "
         f"/healthz {dist(idle['probes']['healthz'])}; "
         f"GET match {dist(idle['probes']['get_match'])}",
         f"  {writes['rate_per_s']:g} writes/s ({writes['acknowledged']} acknowledged): write -> "
