@@ -20,11 +20,6 @@ import { ApiError, call, newKey } from "./api.js";
 const STORAGE_KEY = "squarescores.outbox";
 const RETRY_MS = [5000, 10000, 20000, 30000];
 
-/** A fresh Idempotency-Key: a UUID where the browser gives one (secure contexts). */
-export function idempotencyKey() {
-  return typeof crypto.randomUUID === "function" ? crypto.randomUUID() : newKey();
-}
-
 function readAll() {
   try {
     const value = JSON.parse(localStorage.getItem(STORAGE_KEY) || "{}");
@@ -119,7 +114,7 @@ export class Outbox {
    */
   async add(body, version) {
     const item = {
-      key: idempotencyKey(),
+      key: newKey(),
       body,
       ifMatch: version === null || version === undefined ? null : `"v${version}"`,
       at: Date.now(),
@@ -241,7 +236,7 @@ export class Outbox {
     if (!held || (held.state !== "conflict" && held.state !== "refused")) return;
     const version = this.hooks.version();
     this.update(key, {
-      key: idempotencyKey(),
+      key: newKey(),
       state: "pending",
       problem: null,
       ifMatch: version === null || version === undefined ? null : `"v${version}"`,
