@@ -8,6 +8,13 @@ import { problemNodes } from "./problems.js";
 
 const PREVIEW_MS = 250;
 
+/** What a preview shows when its score could not be had: offline, or why it was refused. */
+export function previewFailed(error) {
+  return error instanceof NetworkError
+    ? h("p", { class: "muted" }, t("preview_offline"))
+    : h("p", { class: "preview-error" }, problemNodes(error));
+}
+
 export class Preview {
   /**
    * @param {string} id the element's id
@@ -48,11 +55,7 @@ export class Preview {
       score = await this.score(body);
     } catch (error) {
       if (seq !== this.seq) return;
-      this.show(
-        error instanceof NetworkError
-          ? h("p", { class: "muted" }, t("preview_offline"))
-          : h("p", { class: "preview-error" }, problemNodes(error)),
-      );
+      this.show(previewFailed(error));
       return;
     }
     if (seq !== this.seq) return; // typed on meanwhile: a newer preview is coming

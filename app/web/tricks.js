@@ -2,10 +2,9 @@
 // (`alkort_tricks`, docs/rules.md). Tapping stops as soon as the deal is settled;
 // the match's preview (POST /v1/matches/{id}/score) then says what it is worth: a plain
 // win (1), a múk (5) or a stroke (6 to 9).
-import { NetworkError } from "./api.js";
 import { clear, h } from "./dom.js";
 import { t } from "./i18n.js";
-import { problemNodes } from "./problems.js";
+import { previewFailed } from "./preview.js";
 
 export const MAX_TRICKS = 9;
 const MAJORITY = 5;
@@ -147,11 +146,7 @@ export class TrickTapper {
       this.draw();
     } catch (error) {
       if (seq !== this.seq) return;
-      clear(this.result).append(
-        error instanceof NetworkError
-          ? h("p", { class: "muted" }, t("preview_offline"))
-          : h("p", { class: "preview-error" }, problemNodes(error)),
-      );
+      clear(this.result).append(previewFailed(error));
     }
     if (this.hooks.changed) this.hooks.changed();
   }
