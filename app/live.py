@@ -20,7 +20,10 @@ open on it, whichever worker or machine made the change.
   full garbage collection walks every one of them: with thousands open, it holds up
   the whole process meanwhile (``make bench-live`` measures how long). So the objects
   of streams that opened are frozen (``gc.freeze``, which freezes the whole process),
-  in one step every ``FREEZE_EVERY_S`` at most; what closed streams, and requests in
+  in one step every ``FREEZE_EVERY_S`` at most, and at once every
+  ``FREEZE_IN_A_FLOOD`` openings when every phone comes back together (the tick then
+  comes late, and full collections walk the waiting openings over and over); what
+  closed streams, and requests in
   flight at a freeze, leave in reference cycles is reclaimed by one full collection
   once as many streams have closed as are open, or ``RECLAIM_EVERY_S`` after the
   last one (``freeze_open_streams``).
@@ -65,6 +68,7 @@ OPENINGS_AT_ONCE = 4  # streams reading their opening at once, of the pool's uni
 OPENING_WAIT_S = 30.0  # the longest a stream waits to read its opening, then 503
 FREEZE_EVERY_S = 2.0  # how often the objects of newly opened streams are frozen
 FREEZE_AFTER_OPENED = 50  # ... once this many streams opened since the last time
+FREEZE_IN_A_FLOOD = 1000  # ... and at once, not on the tick, when this many have
 RECLAIM_AFTER_CLOSED = 1000  # closed streams before a full collection (or as many as open)
 RECLAIM_EVERY_S = 600.0  # ... or this long after the last, when any stream closed since
 
@@ -197,7 +201,6 @@ class ChangeHub:
         The changes after it that this process offered before are not offered again:
         ``offered_after`` says whether there are any."""
         subscription = Subscription(match_id)
-        self.opened_since_freeze += 1
         followers = self.subscriptions.setdefault(match_id, set())
         followers.add(subscription)
         if len(followers) == 1:
@@ -208,6 +211,12 @@ class ChangeHub:
     @contextlib.asynccontextmanager
     async def opening(self) -> AsyncIterator[None]:
         """A stream's turn to read its opening; 503 when it does not come in time."""
+        self.opened_since_freeze += 1
+        if self.opened_since_freeze >= FREEZE_IN_A_FLOOD:
+            # Every phone back at once: the freezer's tick comes too late, and the
+            # interpreter's full collections walk the waiting openings again and again.
+            gc.freeze()
+            self.opened_since_freeze = 0
         with anyio.move_on_after(OPENING_WAIT_S) as waiting:
             await self.openings.acquire()
         if waiting.cancelled_caught:
