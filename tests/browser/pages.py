@@ -63,20 +63,12 @@ class Phone:
         self.context.close()
 
 
-API_ROUTE = "**/v1/**"
-
-
 def go_offline(context: BrowserContext, page: Page) -> None:
-    """No network for the context. Chromium's offline emulation can reach a reloaded
-    document only after its first requests (its navigator.onLine is true at first, and a
-    kept round went out), so the API is refused at the route as well, as with no network."""
     context.set_offline(True)
-    context.route(API_ROUTE, lambda route: route.abort("internetdisconnected"))
     page.wait_for_function("() => !navigator.onLine")
 
 
 def go_online(context: BrowserContext) -> None:
-    context.unroute(API_ROUTE)
     context.set_offline(False)
 
 
