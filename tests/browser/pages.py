@@ -64,12 +64,9 @@ class Phone:
 
 
 def go_offline(context: BrowserContext, page: Page) -> None:
+    """No network for the context, once the page knows it."""
     context.set_offline(True)
     page.wait_for_function("() => !navigator.onLine")
-
-
-def go_online(context: BrowserContext) -> None:
-    context.set_offline(False)
 
 
 def new_phone(phones: list[Phone], browser: Browser, server: LiveServer, **kwargs: Any) -> Phone:

@@ -19,7 +19,7 @@ from app.api.routes.web import (
     asset_version,
     build_shell,
 )
-from tests.browser.pages import PHONE, RENDER_TIMEOUT_MS, api, create, go_offline, go_online
+from tests.browser.pages import PHONE, RENDER_TIMEOUT_MS, api, create, go_offline
 from tests.live import LiveServer
 
 NAMES = ["Anna", "Berta", "Csaba"]
@@ -132,7 +132,7 @@ def test_an_offline_reload_shows_the_page_and_keeps_the_outbox(
     assert len(kept) == 1 and kept[0]["body"]["amounts"] == [-9, 18, -9]
 
     # Back online: the kept round is sent once, and the sheet shows it.
-    go_online(context)
+    context.set_offline(False)
     page.reload()
     page.wait_for_selector('#sheet tbody tr[data-round="1"]', timeout=SEND_TIMEOUT_MS)
     assert outbox(page) == {}

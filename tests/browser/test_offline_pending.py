@@ -23,7 +23,6 @@ from tests.browser.pages import (
     api,
     create,
     go_offline,
-    go_online,
     new_phone,
     rows,
 )
@@ -133,11 +132,11 @@ def test_rounds_entered_offline_show_as_pending_rows_and_the_form_moves_on(
     expect_form_at(page, 3, 2)
     # (Not asserted: that nothing reached the server meanwhile. Chromium's emulated
     # offline can let a reloaded page's first request out while the page reads
-    # navigator.onLine as true; it happened twice in CI. Its answer never reaches the
-    # page, which sends the round again with the same key: stored once, as below.)
+    # navigator.onLine as true. Its answer never reaches the page, which sends the
+    # round again with the same key: stored once, as below.)
 
     # Back online: each is sent once; the real rows replace the pending ones.
-    go_online(context)
+    context.set_offline(False)
     page.wait_for_selector('#sheet tbody tr[data-round="2"]', timeout=SEND_TIMEOUT_MS)
     expect(page.locator(PENDING)).to_have_count(0)
     assert outbox(page) == {}
@@ -169,7 +168,7 @@ def test_a_queued_round_the_server_refuses_shows_why_in_its_row_and_gives_its_de
 
     # Back online: the first is stored; the second is refused, its row says why, and
     # its deal goes back: the form is at the hand it would have been.
-    go_online(player.context)
+    player.context.set_offline(False)
     page.wait_for_selector('#sheet tbody tr[data-round="1"]', timeout=SEND_TIMEOUT_MS)
     held = page.locator(f"{PENDING}.held")
     expect(held).to_have_attribute("data-state", "refused", timeout=SEND_TIMEOUT_MS)
@@ -238,7 +237,7 @@ def test_the_deal_passes_round_the_whole_table_past_queued_rounds(
     shots.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(shots / f"offline-pending-{body['game']}.png"), full_page=True)
 
-    go_online(player.context)
+    player.context.set_offline(False)
     page.wait_for_selector('#sheet tbody tr[data-round="2"]', timeout=SEND_TIMEOUT_MS)
     expect(page.locator(PENDING)).to_have_count(0)
     assert len(server_rounds(server, match_id, host_token)) == 2
