@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import sys
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +17,8 @@ from pydantic import TypeAdapter, ValidationError
 
 from app.games import GAMES
 from app.games.base import GameRuleError, SettingConflict
+from app.games.decided import CorrectionRefused, check_correction
+from app.games.decided import winner as decided_winner
 from app.games.settlement import settle
 from app.schemas import RoundBody
 
@@ -233,6 +236,22 @@ TABLES: list[Table] = [
             {"settings": {"target": 2}},
         ],
     ),
+    Table(
+        "alkort",
+        "the first to reach the target wins, in deal order: target lowered to 7 "
+        "(team 0 wins), then deal 2 corrected so that team 1 reached 7 first, "
+        "after deal 2; a correction deciding the match after deal 1 is refused",
+        4,
+        [
+            {"round": {"type": "alkort_points", "team": 1, "points": 6}},
+            {"round": {"type": "alkort_points", "team": 0, "points": 9}},
+            {"round": {"type": "alkort_points", "team": 0, "points": 9}},
+            {"settings": {"target": 7}},
+            {"correct": 2, "round": {"type": "alkort_points", "team": 1, "points": 1}},
+            {"correct": 1, "round": {"type": "alkort_points", "team": 1, "points": 7}},
+        ],
+        settings={"target": 21},
+    ),
     # --- Own table ----------------------------------------------------------------------
     Table(
         "own_table",
@@ -308,8 +327,23 @@ def play(table: Table) -> dict[str, Any]:
     settings = kind.settings_model.model_validate(table.settings)
     game = kind.for_table(table.players, settings)
     sheet, count, steps = game.initial_state(), 0, []
+    points: list[list[int]] = []
     for step in table.steps:
-        if "round" in step:
+        if "correct" in step:
+            number = step["correct"]
+            score = game.score(ROUNDS.validate_python(step["round"]), settings)
+            corrected = [*points[: number - 1], list(score.points), *points[number:]]
+            new_fold = game.refold(corrected, number, settings)
+            try:
+                check_correction(game, settings, old_points=points, number=number, new=new_fold)
+            except CorrectionRefused:
+                steps.append({**step, "refused": "correction_conflict"})
+                continue
+            points, sheet = corrected, new_fold.last
+            scored = {"net": score.net, "points": list(score.points), "breakdown": score.breakdown}
+            row = list(new_fold.row[0])
+            steps.append({**step, "score": scored, "cells": row, **_sheet(sheet)})
+        elif "round" in step:
             try:
                 score = game.score(ROUNDS.validate_python(step["round"]), settings)
             except ValidationError as error:
@@ -319,6 +353,7 @@ def play(table: Table) -> dict[str, Any]:
                 steps.append({**step, "rejected": ["body", *error.loc]})
                 continue
             cells, sheet = game.apply(sheet, score.points)
+            points.append(list(score.points))
             count += 1
             scored = {"net": score.net, "points": list(score.points), "breakdown": score.breakdown}
             steps.append({**step, "score": scored, "cells": list(cells), **_sheet(sheet)})
@@ -332,7 +367,7 @@ def play(table: Table) -> dict[str, Any]:
             settings = new
             steps.append(dict(step))
         decided = game.is_decided(sheet, settings, count)
-        winner = game.winner(sheet, settings) if decided else None
+        winner = decided_winner(game, settings, sheet, partial(list, points)) if decided else None
         steps[-1]["status"] = "decided" if decided else "in_progress"
         steps[-1]["winner"] = None if winner is None else _plain(winner)
     return {

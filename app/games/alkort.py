@@ -245,8 +245,9 @@ class AlkortGame:
         return sum(total >= settings.target for total in state.totals)
 
     def winner(self, state: SheetState, settings: AlkortSettings) -> Winner | None:
-        # As the totals stand: a team at the target is ahead, unless a correction
-        # after the target was lowered took both teams past it.
+        # The leading team. Where both teams reach the target (a correction after the
+        # target was lowered), decided.winner asks about the sheet after the deal that
+        # first reached it, where only that team does.
         best = max(state.totals)
         leaders = [t for t, total in enumerate(state.totals) if total == best]
         return Winner(team=leaders[0]) if len(leaders) == 1 else None

@@ -91,7 +91,7 @@ def create_match(
         "version": 1,
         "round_count": 0,
         "sheet": state_to_json(sheet),
-        "winner": winner_of(game, settings, sheet, status),
+        "winner": winner_of(game, settings, sheet, status, list),  # no rounds yet
         "created_at": now,
         "updated_at": now,
         "ended_at": None,
@@ -140,7 +140,9 @@ def update_match(uow: UnitOfWork, request: WriteRequest, body: MatchChanges) -> 
         values["settings"] = settings.model_dump(mode="json")
         status = status_of(game, settings, state.sheet, state.round_count)
         values["status"] = status.value
-        values["winner"] = winner_of(game, settings, state.sheet, status)
+        values["winner"] = winner_of(
+            game, settings, state.sheet, status, lambda: _points(uow, state)
+        )
     changed = {k: v for k, v in values.items() if v != state.row[k]}
     if not changed:  # a PATCH that changes nothing leaves the version (and ETag) alone
         return state
@@ -297,6 +299,11 @@ def _check_settings_change(state: MatchState, new: StrictModel) -> None:
         raise rule_error(error) from None
 
 
+def _points(uow: UnitOfWork, state: MatchState) -> list[list[int]]:
+    """The points of every round of the match, in order."""
+    return repository.list_points(uow.connection, state.row["id"], through=state.round_count)
+
+
 def end_match(uow: UnitOfWork, request: WriteRequest) -> MatchState:
     """End match: bank the sheet as it stands, name the winner, record who ended it."""
     state, who = request.state(), request.who
@@ -304,7 +311,13 @@ def end_match(uow: UnitOfWork, request: WriteRequest) -> MatchState:
     now = utcnow()
     ended = {
         "status": MatchStatus.ENDED.value,
-        "winner": winner_of(state.game, state.settings, state.sheet, MatchStatus.ENDED),
+        "winner": winner_of(
+            state.game,
+            state.settings,
+            state.sheet,
+            MatchStatus.ENDED,
+            lambda: _points(uow, state),
+        ),
         "ended_at": now,
         "ended_by": who.label,
         "updated_at": now,

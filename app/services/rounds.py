@@ -9,7 +9,7 @@ kept: the current one in ``round``, the ones it replaced in ``round_revision``.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -77,17 +77,19 @@ def _save(
     *,
     now: datetime | None = None,
     rounds: repository.RoundWrite,
+    points: Callable[[], Sequence[Sequence[int]]],
     **extra: Any,
 ) -> int:
     """Store the sheet and status after a change of the rounds (and what it writes to
     the round, ``rounds``) and log it (at ``now``, the change's own time when it has
-    one); the match version the change made."""
+    one); the match version the change made. ``points``: the rounds' points after the
+    change, in order (read only where the winner needs them)."""
     status = status_of(state.game, state.settings, sheet, round_count)
     changed = {
         "sheet": state_to_json(sheet),
         "round_count": round_count,
         "status": status.value,
-        "winner": winner_of(state.game, state.settings, sheet, status),
+        "winner": winner_of(state.game, state.settings, sheet, status, points),
         "version": state.version + 1,
         "updated_at": now or utcnow(),
     }
@@ -167,8 +169,21 @@ def add_round(
     written = round_read(state.game.name, values, cells, sheet)
     entered = to_jsonable_python(written)
     rounds = repository.RoundWrite(entered=values)
+
+    def points() -> list[list[int]]:
+        earlier = repository.list_points(uow.connection, match_id, through=number - 1)
+        return [*earlier, list(score.points)]
+
     version = _save(
-        uow, state, sheet, number, "round_entered", now=now, rounds=rounds, round=entered
+        uow,
+        state,
+        sheet,
+        number,
+        "round_entered",
+        now=now,
+        rounds=rounds,
+        points=points,
+        round=entered,
     )
     return RoundWritten(written, version)
 
@@ -223,7 +238,14 @@ def replace_round(
     written = round_read(state.game.name, {**row, **updates}, cells, sheet_after)
     corrected = to_jsonable_python(written)
     version = _save(
-        uow, state, new.last, state.round_count, "round_corrected", rounds=rounds, round=corrected
+        uow,
+        state,
+        new.last,
+        state.round_count,
+        "round_corrected",
+        rounds=rounds,
+        points=lambda: points,
+        round=corrected,
     )
     return RoundWritten(written, version)
 
@@ -245,7 +267,16 @@ def delete_round(uow: UnitOfWork, request: WriteRequest, number: int) -> int:
     rounds = repository.RoundWrite(
         removed=number, revision=_revision(who.label, match_id, number, "removed", None)
     )
-    return _save(uow, state, sheet, number - 1, "round_removed", rounds=rounds, number=number)
+    return _save(
+        uow,
+        state,
+        sheet,
+        number - 1,
+        "round_removed",
+        rounds=rounds,
+        points=lambda: repository.list_points(connection, match_id, through=number - 1),
+        number=number,
+    )
 
 
 def _sheet_after(uow: UnitOfWork, game: Game, match_id: str, number: int) -> SheetState:

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
 from pydantic_core import to_jsonable_python
 
-from app.games import GAMES, Game
+from app.games import GAMES, Game, decided
 from app.games.base import MatchStatus, Score, SheetState, StrictModel, dealer
 from app.games.settlement import settle
 
@@ -115,10 +115,18 @@ def status_of(game: Game, settings: Any, sheet: SheetState, round_count: int) ->
     return MatchStatus.DECIDED if decided else MatchStatus.IN_PROGRESS
 
 
-def winner_of(game: Game, settings: Any, sheet: SheetState, status: MatchStatus) -> Any:
+def winner_of(
+    game: Game,
+    settings: Any,
+    sheet: SheetState,
+    status: MatchStatus,
+    points: Callable[[], Sequence[Sequence[int]]],
+) -> Any:
+    """The stored ``winner`` of a match in this state (``decided.winner``); ``points``
+    gives the rounds' points in order, read only where the rule needs their order."""
     if status is MatchStatus.IN_PROGRESS:
         return None
-    winner = game.winner(sheet, settings)
+    winner = decided.winner(game, settings, sheet, points)
     if winner is None:
         return None
     return {

@@ -306,7 +306,7 @@ def test_games_lists_both(client: Any) -> None:
 
 def test_a_correction_that_leaves_k_takes_both_teams_past_a_lowered_target(alkort: Any) -> None:
     """Team 0 reached the lowered target first, at round 1; a correction of round 3 that
-    leaves that so is accepted, and the match is judged on its totals as they stand."""
+    leaves that so is accepted, and team 0, the first to reach the target, still wins."""
     table = alkort(settings={"target": 11})
     table.round(points(0, 9))
     table.round(points(1, 1))
@@ -316,7 +316,31 @@ def test_a_correction_that_leaves_k_takes_both_teams_past_a_lowered_target(alkor
     assert corrected.status_code == 200, corrected.text
     match = table.match()
     assert match["totals"] == [9, 10] and match["status"] == "decided"
-    assert match["winner"] == {"seats": None, "team": 1}
+    assert match["winner"] == {"seats": None, "team": 0}
+
+
+def test_the_team_that_reached_the_target_first_wins_through_every_later_change(
+    alkort: Any,
+) -> None:
+    """Target 21: team 1 +6, team 0 +9, team 0 +9; the target lowered to 7 (team 0 wins);
+    deal 2 corrected to team 1 +1. Running totals 0:6, 0:7, 9:7: team 1 reached 7 first.
+    The winner stays when the match is judged again (a PATCH) and through End match."""
+    team_1 = {"seats": None, "team": 1}
+    table = alkort(settings={"target": 21})
+    for deal in (points(1, 6), points(0, 9), points(0, 9)):
+        table.round(deal)
+    assert table.patch({"settings": {"target": 7}}).json()["winner"] == {"seats": None, "team": 0}
+    corrected = table.put("/rounds/2", points(1, 1))
+    assert corrected.status_code == 200, corrected.text
+    match = table.match()
+    assert match["totals"] == [9, 7] and match["status"] == "decided"
+    assert match["winner"] == team_1
+    kept = table.patch({"settings": {"target": 7}})  # judged again: nothing changes
+    assert kept.status_code == 200, kept.text
+    assert (kept.json()["winner"], kept.json()["version"]) == (team_1, match["version"])
+    ended = table.post("/end")
+    assert ended.status_code == 200, ended.text
+    assert ended.json()["winner"] == team_1
 
 
 @pytest.mark.parametrize("names", [["X", "X"], ["X", "x"], ["\uff38", "X"]])  # full-width X

@@ -14,7 +14,7 @@ from app.games.alkort import AlkortSettings
 from app.games.asszorti import GAME as ASSZORTI
 from app.games.asszorti import AsszortiSettings
 from app.games.base import Game, SettingConflict, SheetState, Winner
-from app.games.decided import CorrectionRefused, check_correction
+from app.games.decided import CorrectionRefused, check_correction, winner
 from app.games.own_table import GAME as OWN
 from app.games.own_table import OwnTableSettings
 
@@ -106,14 +106,34 @@ def test_a_correction_may_not_move_k_earlier() -> None:
         correct(game, rules, rounds, 1, [60, 0])
 
 
-def test_a_correction_that_leaves_k_where_it_was_is_accepted_and_the_totals_decide() -> None:
+def test_a_correction_that_leaves_k_where_it_was_is_accepted_and_the_first_still_wins() -> None:
     rules = AlkortSettings(target=11)
     rounds = [[9, 0], [0, 1], [0, 1]]
     lowered = move_target(ALKORT, rules, 9, rounds)  # k = 1: team 0 reached 9 first
     correct(ALKORT, lowered, rounds, 3, [0, 9])  # k stays 1: accepted
-    sheet = sheet_of(ALKORT, [[9, 0], [0, 1], [0, 9]])
+    corrected = [[9, 0], [0, 1], [0, 9]]
+    sheet = sheet_of(ALKORT, corrected)  # 9 to 10: both teams reach 9, team 0 first
     assert ALKORT.is_decided(sheet, lowered, 3)
-    assert ALKORT.winner(sheet, lowered) == Winner(team=1)  # the totals as they stand: 9 to 10
+    assert winner(ALKORT, lowered, sheet, lambda: corrected) == Winner(team=0)
+
+
+def test_alkort_is_won_by_the_team_that_reached_the_target_first_in_deal_order() -> None:
+    rounds = [[0, 6], [9, 0], [9, 0]]
+    lowered = move_target(ALKORT, AlkortSettings(target=21), 7, rounds)
+    assert winner(ALKORT, lowered, sheet_of(ALKORT, rounds), lambda: rounds) == Winner(team=0)
+    correct(ALKORT, lowered, rounds, 2, [0, 1])  # k stays 2: accepted
+    corrected = [[0, 6], [0, 1], [9, 0]]  # running [0, 6], [0, 7], [9, 7]
+    sheet = sheet_of(ALKORT, corrected)
+    assert sheet.totals == (9, 7)
+    assert winner(ALKORT, lowered, sheet, lambda: corrected) == Winner(team=1)
+
+
+def test_the_rounds_are_read_only_where_two_totals_reach_the_target() -> None:
+    def unread() -> list[list[int]]:
+        raise AssertionError("the rounds were read")
+
+    sheet = sheet_of(ALKORT, [[9, 0], [0, 1]])
+    assert winner(ALKORT, AlkortSettings(target=9), sheet, unread) == Winner(team=0)
 
 
 def test_two_totals_that_reached_the_target_in_one_round_name_the_higher() -> None:
