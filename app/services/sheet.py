@@ -10,6 +10,7 @@ from sqlalchemy import RowMapping
 
 from app.db import repository
 from app.db.database import UnitOfWork
+from app.services.sheet_words import CSV_WORDS, SheetLanguage
 from app.services.state import MatchState, fold, settlement_of
 
 
@@ -38,23 +39,26 @@ def get_sheet(uow: UnitOfWork, match: RowMapping) -> tuple[dict[str, Any], int]:
     return result, int(match["version"])
 
 
-def sheet_csv(sheet: dict[str, Any]) -> str:
+def sheet_csv(sheet: dict[str, Any], lang: SheetLanguage = SheetLanguage.EN) -> str:
     """The sheet as CSV: a heading row, a row per round, then ``total`` and ``owed`` rows.
 
     A round's ``dealer`` is the dealer's name, for a reader without the seats at hand.
     A table with rules of its own (``table_rules``) has them in a ``rules`` row first.
+    ``lang`` words those headings (``CSV_WORDS``); the cells and names are as entered.
     """
+    words = CSV_WORDS[lang]
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\r\n")
     if sheet.get("table_rules"):
-        writer.writerow(["rules", _cell_text(sheet["table_rules"])])
-    writer.writerow(["round", "dealer", *(_cell_text(name) for name in sheet["columns"])])
+        writer.writerow([words["rules"], _cell_text(sheet["table_rules"])])
+    heading = (_cell_text(name) for name in sheet["columns"])
+    writer.writerow([words["round"], words["dealer"], *heading])
     for row in sheet["rows"]:
         dealer = _cell_text(sheet["players"][row["dealer"]])
         writer.writerow([row["number"], dealer, *row["cells"]])
-    writer.writerow(["total", "", *sheet["totals"]])
+    writer.writerow([words["total"], "", *sheet["totals"]])
     if sheet["owed"] is not None:
-        writer.writerow(["owed", "", *sheet["owed"]])
+        writer.writerow([words["owed"], "", *sheet["owed"]])
     return out.getvalue()
 
 
