@@ -3,6 +3,8 @@ the web page speaks. The terms are docs/glossary.json's, as the page's strings a
 
 from enum import StrEnum
 
+from app.games.base import TeamLabel
+
 
 class SheetLanguage(StrEnum):
     """A language the CSV sheet's headings can be written in."""
@@ -20,6 +22,8 @@ CSV_WORDS: dict[str, dict[str, str]] = {
         "dealer": "dealer",
         "total": "total",
         "owed": "owed",
+        "team": "Team {n} ({players})",
+        "joiner": " & ",
     },
     "hu": {
         "rules": "szabályok",
@@ -27,6 +31,8 @@ CSV_WORDS: dict[str, dict[str, str]] = {
         "dealer": "osztó",
         "total": "összesen",
         "owed": "tartozás",
+        "team": "{n}. csapat ({players})",
+        "joiner": " és ",
     },
     "fr": {
         "rules": "règles",
@@ -34,6 +40,8 @@ CSV_WORDS: dict[str, dict[str, str]] = {
         "dealer": "donneur",
         "total": "total",
         "owed": "dû",
+        "team": "Équipe {n} ({players})",
+        "joiner": " et ",
     },
     "ru": {
         "rules": "правила",
@@ -41,5 +49,14 @@ CSV_WORDS: dict[str, dict[str, str]] = {
         "dealer": "сдающий",
         "total": "итого",
         "owed": "долг",
+        "team": "Команда {n} ({players})",
+        "joiner": " и ",
     },
 }
+
+
+def team_label(lang: SheetLanguage) -> TeamLabel:
+    """How the CSV heads a team the table left unnamed, in ``lang``: the page's word for
+    a team (``team_label``) and between names (``team_joiner``), in the API's shape."""
+    words = CSV_WORDS[lang]
+    return TeamLabel(template=words["team"], joiner=words["joiner"])

@@ -51,6 +51,31 @@ def test_an_own_tables_rules_row_is_named_in_the_language(client: Any) -> None:
     assert csv[:2] == [f"règles,{rules}", "donne,donneur,Anna,Bela"]
 
 
+@pytest.mark.parametrize(
+    ("lang", "heading", "total"),
+    [
+        ("en", "round,dealer,Team 1 (Anna & Cili),Team 2 (Bela & Dani)", "total"),
+        ("hu", "leosztás,osztó,1. csapat (Anna és Cili),2. csapat (Bela és Dani)", "összesen"),
+        ("fr", "donne,donneur,Équipe 1 (Anna et Cili),Équipe 2 (Bela et Dani)", "total"),
+        ("ru", "сдача,сдающий,Команда 1 (Anna и Cili),Команда 2 (Bela и Dani)", "итого"),
+    ],
+)
+def test_unnamed_teams_are_headed_in_the_language(
+    client: Any, lang: str, heading: str, total: str
+) -> None:
+    four = ["Anna", "Bela", "Cili", "Dani"]
+    table = Table(client, {"game": "alkort", "players": four})
+    table.round({"type": "alkort_points", "team": 1, "points": 5})
+    csv = table.get(f"/sheet.csv?lang={lang}").text.splitlines()
+    assert csv == [heading, "1,Anna,0,5", f"{total},,0,5"]
+    # The JSON sheet keeps the API's English headings whatever is asked.
+    english = ["Team 1 (Anna & Cili)", "Team 2 (Bela & Dani)"]
+    assert table.get(f"/sheet?lang={lang}").json()["columns"] == english
+    # An own table in teams heads them alike.
+    own = Table(client, {"game": "own_table", "players": four, "settings": {"teams": 2}})
+    assert own.get(f"/sheet.csv?lang={lang}").text.splitlines()[0] == heading
+
+
 def test_each_language_has_its_own_etag(table: Table) -> None:
     english = table.get("/sheet.csv")
     hungarian = table.get("/sheet.csv?lang=hu")

@@ -28,8 +28,9 @@ CsvLanguageQuery = Annotated[
     SheetLanguage,
     Query(
         alias="lang",
-        description="The language of the CSV's headings (round, dealer, total, owed, rules); "
-        "the cells and names are as entered. The web page asks in its own language.",
+        description="The language of the CSV's own words (round, dealer, total, owed, rules, "
+        "and unnamed teams' headings); the cells and names are as entered. The web page asks "
+        "in its own language. Only the CSV: the JSON sheet is the same in every language.",
     ),
 ]
 
@@ -53,9 +54,11 @@ def get_sheet(
     lang: CsvLanguageQuery = SheetLanguage.EN,
 ) -> Response:
     """Headings, a row of cells per round, totals and owed amounts."""
-    with turn.caller() as caller:
-        result, version = sheet.get_sheet(caller.uow, caller.match)
     wants_csv = _wants_csv(request.headers.get("accept", ""))
+    with turn.caller() as caller:
+        result, version = sheet.get_sheet(
+            caller.uow, caller.match, lang if wants_csv else SheetLanguage.EN
+        )
     variant = _csv_variant(lang) if wants_csv else ""
     if (not_modified := unchanged(if_none_match, version, variant)) is not None:
         not_modified.headers["Vary"] = "Accept"
@@ -89,7 +92,7 @@ def get_sheet_csv(
     """A heading row, a row per round (its number, the dealer's name, its cells), then
     totals (and owed amounts, in Asszorti)."""
     with turn.caller() as caller:
-        result, version = sheet.get_sheet(caller.uow, caller.match)
+        result, version = sheet.get_sheet(caller.uow, caller.match, lang)
     if (not_modified := unchanged(if_none_match, version, _csv_variant(lang))) is not None:
         return not_modified
     return _csv(result, version, lang)
