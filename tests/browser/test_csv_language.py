@@ -54,7 +54,7 @@ def test_the_csv_is_downloaded_in_the_pages_language(
 
     # The language picked at the top is the one the next download asks for.
     page.select_option("#lang", "hu")
-    page.wait_for_function("document.documentElement.lang === 'hu'")
+    page.wait_for_function("() => document.documentElement.lang === 'hu'")
     url, saved = download(page)
     assert url == f"{server.url}{path}?lang=hu"
     assert saved.decode().splitlines()[0] == "leosztás,osztó,Anna,Berta,Csaba"
