@@ -22,6 +22,7 @@ from app.games.base import (
     SheetState,
     Standing,
     StrictModel,
+    TeamLabel,
     Winner,
     check_player_names,
     rank,
@@ -267,12 +268,18 @@ class AlkortGame:
     ) -> None:
         check_target_move(self, old, new, state)
 
-    def columns(self, players: Sequence[str], team_names: Sequence[str] | None) -> list[str]:
+    def columns(
+        self,
+        players: Sequence[str],
+        team_names: Sequence[str] | None,
+        *,
+        team_label: TeamLabel = TeamLabel(),
+    ) -> list[str]:
         if team_names is not None:
             return list(team_names)
         # A label for people: counted from 1, while a team's key (``team``) stays 0 or 1.
         return [
-            f"Team {t} ({' & '.join(players[s] for s in seats)})"
+            team_label.heading(t, [players[s] for s in seats])
             for t, seats in enumerate(TEAM_SEATS, start=1)
         ]
 

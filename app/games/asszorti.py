@@ -23,6 +23,7 @@ from app.games.base import (
     SheetState,
     Standing,
     StrictModel,
+    TeamLabel,
     Winner,
     check_player_names,
     rank,
@@ -502,7 +503,13 @@ class AsszortiGame:
                 f"{round_count} rounds are already played; planned_deals cannot be {planned}",
             )
 
-    def columns(self, players: Sequence[str], team_names: Sequence[str] | None) -> list[str]:
+    def columns(
+        self,
+        players: Sequence[str],
+        team_names: Sequence[str] | None,
+        *,
+        team_label: TeamLabel = TeamLabel(),
+    ) -> list[str]:
         return list(players)
 
 

@@ -43,6 +43,18 @@ class SettingConflict(GameRuleError):
         self.code = code
 
 
+class TeamLabel(NamedTuple):
+    """How a team's column is headed when the table named no teams: ``template`` with
+    ``{n}`` (the team counted from 1) and ``{players}`` (its players, ``joiner`` between)."""
+
+    template: str = "Team {n} ({players})"
+    joiner: str = " & "
+
+    def heading(self, number: int, players: Sequence[str]) -> str:
+        """One team's heading, e.g. ``Team 1 (Anna & Cili)``."""
+        return self.template.format(n=number, players=self.joiner.join(players))
+
+
 # A breakdown's `game`: the tag that tells a client which game's breakdown it reads.
 # A game's score() leaves it out; the service adds it where a round is read.
 BREAKDOWN_TAG = "the game, which tells the breakdowns apart"
@@ -190,8 +202,14 @@ class Game(Protocol):
         """Raise SettingConflict when ``new`` cannot replace ``old`` at this point
         (answered 409), or GameRuleError when ``new`` does not fit the table (422)."""
 
-    def columns(self, players: Sequence[str], team_names: Sequence[str] | None) -> list[str]:
-        """Headings of the sheet's cell columns."""
+    def columns(
+        self,
+        players: Sequence[str],
+        team_names: Sequence[str] | None,
+        *,
+        team_label: TeamLabel = TeamLabel(),
+    ) -> list[str]:
+        """Headings of the sheet's cell columns; unnamed teams headed by ``team_label``."""
 
 
 def rank(totals: Sequence[int], groups: Sequence[tuple[int, ...]]) -> list[tuple[int, int]]:

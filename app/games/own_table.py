@@ -48,6 +48,7 @@ from app.games.base import (
     SheetState,
     Standing,
     StrictModel,
+    TeamLabel,
     Winner,
     check_player_names,
     rank,
@@ -337,7 +338,13 @@ class OwnTableGame:
             )
         check_target_move(self, old, new, state)
 
-    def columns(self, players: Sequence[str], team_names: Sequence[str] | None) -> list[str]:
+    def columns(
+        self,
+        players: Sequence[str],
+        team_names: Sequence[str] | None,
+        *,
+        team_label: TeamLabel = TeamLabel(),
+    ) -> list[str]:
         if not self.team_count:
             return list(players)
         if team_names is not None:
@@ -345,7 +352,7 @@ class OwnTableGame:
         # A label for people: counted from 1, while a team's key (``team``) counts from 0.
         seats = [range(t, len(players), self.team_count) for t in range(self.team_count)]
         return [
-            f"Team {t} ({' & '.join(players[s] for s in each)})"
+            team_label.heading(t, [players[s] for s in each])
             for t, each in enumerate(seats, start=1)
         ]
 

@@ -10,18 +10,23 @@ from sqlalchemy import RowMapping
 
 from app.db import repository
 from app.db.database import UnitOfWork
+from app.services.sheet_words import CSV_WORDS, SheetLanguage, team_label
 from app.services.state import MatchState, fold, settlement_of
 
 
-def get_sheet(uow: UnitOfWork, match: RowMapping) -> tuple[dict[str, Any], int]:
+def get_sheet(
+    uow: UnitOfWork, match: RowMapping, lang: SheetLanguage = SheetLanguage.EN
+) -> tuple[dict[str, Any], int]:
     """Column headings, one row of cells per round, then totals (the SheetRead shape);
-    and the match version. Linear in rounds: one statement, one fold."""
+    and the match version. Linear in rounds: one statement, one fold. ``lang`` heads
+    unnamed teams, for the CSV; the JSON sheet's are English."""
     state = MatchState.load(match)
     rows = repository.sheet_rows(uow.connection, match["id"])
     sheet = state.sheet
     cells = fold(state.game, (points for _, _, points, _ in rows))
+    columns = state.game.columns(match["players"], match["team_names"], team_label=team_label(lang))
     result = {
-        "columns": state.game.columns(match["players"], match["team_names"]),
+        "columns": columns,
         "rows": [
             {"number": number, "dealer": dealer, "cells": list(row_cells), "net": stored["net"]}
             for (number, dealer, _, stored), (row_cells, _) in zip(rows, cells, strict=True)
@@ -38,23 +43,27 @@ def get_sheet(uow: UnitOfWork, match: RowMapping) -> tuple[dict[str, Any], int]:
     return result, int(match["version"])
 
 
-def sheet_csv(sheet: dict[str, Any]) -> str:
+def sheet_csv(sheet: dict[str, Any], lang: SheetLanguage = SheetLanguage.EN) -> str:
     """The sheet as CSV: a heading row, a row per round, then ``total`` and ``owed`` rows.
 
     A round's ``dealer`` is the dealer's name, for a reader without the seats at hand.
     A table with rules of its own (``table_rules``) has them in a ``rules`` row first.
+    ``lang`` words those headings (``CSV_WORDS``; ``get_sheet`` heads unnamed teams);
+    the cells and names are as entered.
     """
+    words = CSV_WORDS[lang]
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\r\n")
     if sheet.get("table_rules"):
-        writer.writerow(["rules", _cell_text(sheet["table_rules"])])
-    writer.writerow(["round", "dealer", *(_cell_text(name) for name in sheet["columns"])])
+        writer.writerow([words["rules"], _cell_text(sheet["table_rules"])])
+    heading = (_cell_text(name) for name in sheet["columns"])
+    writer.writerow([words["round"], words["dealer"], *heading])
     for row in sheet["rows"]:
         dealer = _cell_text(sheet["players"][row["dealer"]])
         writer.writerow([row["number"], dealer, *row["cells"]])
-    writer.writerow(["total", "", *sheet["totals"]])
+    writer.writerow([words["total"], "", *sheet["totals"]])
     if sheet["owed"] is not None:
-        writer.writerow(["owed", "", *sheet["owed"]])
+        writer.writerow([words["owed"], "", *sheet["owed"]])
     return out.getvalue()
 
 

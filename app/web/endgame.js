@@ -1,11 +1,11 @@
 // The end of a match: the winner, the standings and (Asszorti, a zero-sum own table)
-// the settlement, as the API gives them; the sheet as CSV (fetched with the token in
-// the Authorization header, saved from a Blob: no token in any URL); and Print (the
-// @media print styles). The host of an ended match starts its rematch from here, and
-// everyone sees where the rematch is.
+// the settlement, as the API gives them; the sheet as CSV in the page's language
+// (fetched with the token in the Authorization header, saved from a Blob: no token in
+// any URL); and Print (the @media print styles). The host of an ended match starts its
+// rematch from here, and everyone sees where the rematch is.
 import { ApiError, NetworkError, call, newKey } from "./api.js";
 import { clear, h } from "./dom.js";
-import { t } from "./i18n.js";
+import { language, t } from "./i18n.js";
 import { problemNodes } from "./problems.js";
 import { getEntry } from "./store.js";
 import { keepNewMatch } from "./tables.js";
@@ -26,11 +26,16 @@ export function winnerNames(match, sheet) {
   return match.winner ? sideNames(match.winner, match, sheet) : [];
 }
 
+/** The address of the sheet as CSV, its headings in the page's language. */
+export function csvUrl(id, lang = language()) {
+  return `/v1/matches/${encodeURIComponent(id)}/sheet.csv?lang=${encodeURIComponent(lang)}`;
+}
+
 /** The sheet as CSV, as a file on this device. */
 export async function downloadCsv(id, token) {
   let response;
   try {
-    response = await fetch(`/v1/matches/${encodeURIComponent(id)}/sheet.csv`, {
+    response = await fetch(csvUrl(id), {
       headers: { Accept: "text/csv", Authorization: `Bearer ${token}` },
       cache: "no-store",
       credentials: "omit",
