@@ -575,8 +575,10 @@ class Table {
     // (a wide box is at most the screen less the bar at its bottom: read down to its last
     // round, it still shows its column names)
     box.style.setProperty("--below", `${this.reach.element.offsetHeight}px`);
-    box.classList.remove("wide");
-    box.classList.toggle("wide", box.scrollWidth > box.clientWidth + 1);
+    // The table's own width, whatever the box does: one layout, and a box that stays
+    // wide is never made a plain one in between.
+    const table = box.querySelector("#sheet");
+    box.classList.toggle("wide", Boolean(table) && table.offsetWidth > box.clientWidth + 1);
   }
 
   /** An own table's rules (settings.table_rules): as text, its line breaks kept by CSS.

@@ -324,3 +324,32 @@ def test_fields_that_take_negatives_open_a_keypad_with_a_minus(
     assert inputs.first.input_value() == "-4"
     # (tricks and settings take no negatives: their numeric keypad stays)
     phones[0].check_clean()
+
+
+def test_a_wide_sheet_keeps_where_it_was_scrolled_to_when_a_round_arrives(
+    browser: Browser, server: LiveServer, phones: list[Phone]
+) -> None:
+    created = long_evening(server, "own_table")
+    page = new_phone(phones, browser, server).open(created["tokens"]["links"]["players"][2])
+    expect(page.locator("#sheet tbody tr[data-round]")).to_have_count(EVENING)
+    page.wait_for_selector("#live.on")
+    box = page.locator(".sheet-box")
+    expect(box).to_have_class("sheet-box wide")
+    read_down_to_the_last_round(page)
+    box.evaluate("(el) => { el.scrollLeft = 150; }")
+    where = box.evaluate("(el) => [el.scrollTop, el.scrollLeft]")
+    assert where[0] > 0 and where[1] > 0, where
+    _, round_body = GAMES["own_table"]
+    response = api(
+        server,
+        "POST",
+        f"/v1/matches/{created['id']}/rounds",
+        created["tokens"]["host"],
+        json=round_body,
+    )
+    assert response.status_code == 201, response.text
+    expect(page.locator("#sheet tbody tr[data-round]")).to_have_count(
+        EVENING + 1, timeout=LIVE_TIMEOUT_MS
+    )
+    assert box.evaluate("(el) => [el.scrollTop, el.scrollLeft]") == where
+    phones[0].check_clean()
