@@ -86,12 +86,15 @@ function startForm() {
   const select = h(
     "select",
     { id: "game", name: "game" },
-    h("option", { value: "asszorti" }, t("game_asszorti")),
-    h("option", { value: "alkort" }, t("game_alkort")),
-    h("option", { value: "own_table" }, t("game_own_table")),
+    h("option", { value: "asszorti" }, t("table_game_asszorti")),
+    h("option", { value: "alkort" }, t("table_game_alkort")),
+    h("option", { value: "own_table" }, t("table_game_own_table")),
   );
+  // The game's name alone fits the select on a phone; its players are said under it.
+  const hint = h("span", { class: "field-hint", id: "game-hint" });
   const typed = (box) => [...box.querySelectorAll("input")].map((input) => input.value);
   const drawNames = () => {
+    hint.textContent = t(`game_hint_${select.value}`);
     rules.draw(select.value, typed(names));
     drawFields();
   };
@@ -146,7 +149,7 @@ function startForm() {
     "form",
     { class: "card", id: "start" },
     h("h1", {}, t("start_title")),
-    h("label", { class: "field" }, h("span", {}, t("game")), select),
+    h("label", { class: "field" }, h("span", {}, t("game")), select, hint),
     names,
     teams,
     rules.element,
@@ -195,11 +198,15 @@ function renderLinks(id) {
 // ---- a table: its sheet, live, and the write controls --------------------------
 
 /** A name over a column of the sheet: it wraps between words only and is cut short
- * after two lines; the full name is its title, and a tap shows it whole. */
-function columnHead(name) {
+ * after two lines; the full name is its title, and a tap shows it whole (then
+ * `toggled`: the sheet may have grown wider). */
+function columnHead(name, toggled) {
   const text = h("span", { class: "col-name" }, name);
   const th = h("th", { scope: "col", title: name }, text);
-  th.addEventListener("click", () => text.classList.toggle("full"));
+  th.addEventListener("click", () => {
+    text.classList.toggle("full");
+    toggled();
+  });
   return th;
 }
 
@@ -218,8 +225,14 @@ class Table {
     this.wasLive = false; // the stream has opened once: the next open is a reconnection
     this.onOffline = () => this.reconnect({ now: false });
     this.onOnline = () => this.reconnect({ now: true });
+    this.onResize = () => this.fitSheet();
     this.root = h("div", { class: "table-view" });
     this.status = h("p", { class: "status" });
+    this.who = h("p", { class: "you-are", id: "you-are" }); // whose phone this is
+    // A race to a target: the target over the sheet, and a move of it said on every phone.
+    this.target = h("p", { class: "sheet-target", id: "sheet-target", hidden: true });
+    this.targetNote = h("p", { class: "target-note", id: "target-note", role: "status" });
+    this.shownTarget = undefined; // the target last drawn (undefined: nothing drawn yet)
     this.live = h("span", { class: "live off", id: "live" }, t("live_off"));
     this.sheetBox = h("div", { class: "sheet-box" });
     this.chart = new SheetChart(); // the running totals as a chart (chart.js)
@@ -249,7 +262,10 @@ class Table {
     }
     this.root.append(
       h("nav", { class: "crumbs" }, h("a", { href: "#/" }, t("back_home")), this.live, this.awake.element),
+      this.who,
       this.status,
+      this.target,
+      this.targetNote,
       this.sheetBox,
       this.rulesBox, // an own table's rules, as the group wrote them
       this.rounds.under, // the outbox and an opened round (entry.js)
@@ -279,6 +295,7 @@ class Table {
     if (this.entry.role !== "host") this.root.append(recoverCard(this.id, route));
     window.addEventListener("offline", this.onOffline);
     window.addEventListener("online", this.onOnline);
+    window.addEventListener("resize", this.onResize);
     this.rounds.start(); // sends what waits in the outbox
     this.connect();
   }
@@ -302,6 +319,7 @@ class Table {
     this.closed = true;
     window.removeEventListener("offline", this.onOffline);
     window.removeEventListener("online", this.onOnline);
+    window.removeEventListener("resize", this.onResize);
     this.rounds.stop();
     if (this.source) this.source.close();
     this.source = null;
@@ -431,7 +449,9 @@ class Table {
   // ---- drawing ----
 
   draw() {
+    this.drawWho();
     this.drawStatus();
+    this.drawTarget();
     this.drawSheet();
     this.chart.draw(this.match, this.sheet);
     this.drawRules();
@@ -442,6 +462,7 @@ class Table {
     this.awake.setPlaying(this.match.status !== "ended");
     this.reach.draw(this.sheet, { canEnter: Boolean(this.reach.hooks.form()) });
     decorateSheet(this.root, this.match, this.sheet); // colours and the leader (chart.js)
+    this.fitSheet();
   }
 
   /** A round went in (or was kept to send): say so and bring its row into view. */
@@ -471,13 +492,37 @@ class Table {
     this.status.className = `status ${match.status}`;
   }
 
+  /** "You are Berta" on a player's phone, "You are the host" on the host's (a viewer's
+   * phone says it is watching, under the sheet). */
+  drawWho() {
+    const { role, seat } = this.entry;
+    const name = role === "player" && seat !== null && seat !== undefined ? this.names()[seat] : undefined;
+    let text = "";
+    if (role === "host") text = t("you_are_host");
+    else if (name !== undefined) text = t("you_are", { name });
+    if (this.who.textContent !== text) this.who.textContent = text;
+  }
+
+  /** The target a side races to (Alkort; an own table with one), and, once it moves
+   * after the phone has drawn it, a note in a status region (read out) saying so. */
+  drawTarget() {
+    const value = this.match.settings && this.match.settings.target;
+    const goal = Number.isInteger(value) ? value : null;
+    this.target.hidden = goal === null;
+    this.target.textContent = goal === null ? "" : t("chart_target", { target: goal });
+    if (Number.isInteger(this.shownTarget) && goal !== null && goal !== this.shownTarget) {
+      this.targetNote.textContent = t("target_moved", { target: goal, was: this.shownTarget });
+    }
+    this.shownTarget = goal;
+  }
+
   drawSheet() {
     const sheet = this.sheet;
     const head = h(
       "tr",
       {},
       h("th", { scope: "col" }, t("col_round")),
-      (sheet.teams || sheet.columns).map((name) => columnHead(name)),
+      (sheet.teams || sheet.columns).map((name) => columnHead(name, () => this.fitSheet())),
     );
     const body = h("tbody", {});
     for (const row of sheet.rows) {
@@ -520,6 +565,20 @@ class Table {
     );
     if (!sheet.rows.length) this.sheetBox.append(h("p", { class: "muted no-rounds" }, t("no_rounds")));
     this.rounds.decorate(this.sheetBox); // entry.js: a round's number opens it
+  }
+
+  /** Whether the sheet is wider than its box (app.css .sheet-box.wide): then the box
+   * scrolls, sideways and down; otherwise the page does, and the column names stick
+   * to the top of the screen. Measured before the browser paints, so nothing jumps. */
+  fitSheet() {
+    const box = this.sheetBox;
+    // (a wide box is at most the screen less the bar at its bottom: read down to its last
+    // round, it still shows its column names)
+    box.style.setProperty("--below", `${this.reach.element.offsetHeight}px`);
+    // The table's own width, whatever the box does: one layout, and a box that stays
+    // wide is never made a plain one in between.
+    const table = box.querySelector("#sheet");
+    box.classList.toggle("wide", Boolean(table) && table.offsetWidth > box.clientWidth + 1);
   }
 
   /** An own table's rules (settings.table_rules): as text, its line breaks kept by CSS.

@@ -293,8 +293,10 @@ export class RoundEntry {
     this.manual = new Set();
     this.amounts = names.map((name, seat) =>
       h("input", {
+        // It takes a minus: no inputmode. "numeric" and "decimal" open keypads with no minus
+        // key (iOS, Samsung's); a number field alone opens iOS's numbers-and-symbols
+        // keyboard and Android's number pad, both with "-".
         type: "number",
-        inputmode: "numeric",
         step: "1",
         name: `amount${seat}`,
         class: "amount",

@@ -37,8 +37,10 @@ export class OwnPointsForm {
       this.auto = null;
       this.inputs = columns.map((_, index) => {
         const input = h("input", {
+          // It takes a minus: no inputmode. "numeric" and "decimal" open keypads with no minus
+          // key (iOS, Samsung's); a number field alone opens iOS's numbers-and-symbols
+          // keyboard and Android's number pad, both with "-".
           type: "number",
-          inputmode: "numeric",
           step: "1",
           name: `points${index}`,
           class: "own-point",
