@@ -1,0 +1,305 @@
+"""The same hand from two phones is stored once unless a person says otherwise (360 px).
+
+- two players' phones tap "Add the round" for the same hand at the same moment, 20
+  times over: exactly 20 rounds are stored, and each time the phone that lost the race
+  shows what was stored meanwhile, and by whom, at its form and in its viewport, with
+  its title still on that hand; dropping its entry (the default) moves the form on;
+- a form whose sheet moves on while it holds an entry stops at that number with the
+  notice; adding the entry as the next round is its explicit choice; an entry not
+  finished yet can be kept for the next round or dropped;
+- a round queued offline that meets a stored round like it: the outbox card names that
+  round, and its main button drops the queued one;
+- a refusal is said at the card whose button caused it, in view, as an alert.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from playwright.sync_api import Browser, Page, expect
+
+from tests.browser.pages import Phone, api, create, go_offline, new_phone, rows
+from tests.conftest import ROOT
+from tests.live import LiveServer
+
+NAMES = ["Anna", "Berta", "Csaba"]
+EN = json.loads((ROOT / "app" / "web" / "i18n" / "en.json").read_text())
+RACES = 20
+SAME = [2, -1, -1]
+# Both clicks are set for one instant this far ahead; each page must have been told
+# before it comes (asserted), so neither click waits on the other's scheduling.
+CLICK_AHEAD_MS = 600
+SEND_TIMEOUT_MS = 15_000
+
+# Schedules a click of the button at the wall-clock instant `at` (both phones run in one
+# browser, on one clock) and answers whether it was scheduled before that instant.
+CLICK_AT = """([selector, at]) => {
+  const button = document.querySelector(selector);
+  setTimeout(() => button.click(), at - Date.now());
+  return Date.now() < at;
+}"""
+
+
+def match_of(server: LiveServer, match_id: str, token: str) -> dict[str, Any]:
+    response = api(server, "GET", f"/v1/matches/{match_id}", token)
+    assert response.status_code == 200, response.text
+    return dict(response.json())
+
+
+def rounds_of(server: LiveServer, match_id: str, token: str) -> list[dict[str, Any]]:
+    response = api(server, "GET", f"/v1/matches/{match_id}/rounds", token)
+    assert response.status_code == 200, response.text
+    return list(response.json()["items"])
+
+
+def enter_amounts(page: Page, amounts: list[int]) -> None:
+    for seat, amount in enumerate(amounts):
+        page.fill(f'input[name="amount{seat}"]', str(amount))
+
+
+def amounts_in(page: Page) -> list[str]:
+    return [page.locator(f'input[name="amount{seat}"]').input_value() for seat in range(3)]
+
+
+def open_player(phones: list[Phone], browser: Browser, server: LiveServer, link: str) -> Page:
+    page = new_phone(phones, browser, server).open(link)
+    page.wait_for_selector("#live.on")
+    page.wait_for_selector("#amounts")
+    return page
+
+
+def test_two_phones_adding_one_hand_at_once_store_it_once_twenty_times(
+    browser: Browser, server: LiveServer, phones: list[Phone]
+) -> None:
+    created = create(server, {"game": "asszorti", "players": NAMES})
+    match_id, host_token = created["id"], created["tokens"]["host"]
+    links = created["tokens"]["links"]["players"]
+    pages = [open_player(phones, browser, server, links[seat]) for seat in (0, 1)]
+    title = "#hand h2"
+    posts: list[int] = []  # the statuses of both phones' POST …/rounds, this race
+    for page in pages:
+        page.on(
+            "response",
+            lambda response: (
+                posts.append(response.status)
+                if response.request.method == "POST" and response.url.endswith("/rounds")
+                else None
+            ),
+        )
+
+    for race in range(1, RACES + 1):
+        for page in pages:
+            expect(page.locator(title)).to_have_text(EN["enter_hand"].format(n=race))
+            enter_amounts(page, SAME)
+            page.locator("#add-round").scroll_into_view_if_needed()
+        posts.clear()
+        at = pages[0].evaluate("() => Date.now()") + CLICK_AHEAD_MS
+        assert all(page.evaluate(CLICK_AT, ["#add-round", at]) for page in pages), race
+
+        # The round stored names its phone; the other phone is the one that lost.
+        stored = rounds_of(server, match_id, host_token)
+        for _ in range(100):
+            if len(stored) >= race:
+                break
+            pages[0].wait_for_timeout(50)
+            stored = rounds_of(server, match_id, host_token)
+        winner = int(stored[race - 1]["entered_by"].removeprefix("seat:"))
+        loser = pages[1 - winner]
+        notice = loser.locator("#same-hand")
+        expect(notice).to_be_visible(timeout=SEND_TIMEOUT_MS)
+        # Its send, if it made one, is answered by now: the hand is stored once.
+        assert match_of(server, match_id, host_token)["round_count"] == race
+        # One 201; the loser's send, unless its sheet had moved on first, refused (412).
+        assert sorted(posts) in ([201], [201, 412]), posts
+        assert [r["input"]["amounts"] for r in rounds_of(server, match_id, host_token)] == [
+            SAME
+        ] * race
+
+        # At the form it was entered in, said as an alert, and in view once the live
+        # redraw of the stored round is in.
+        loser.wait_for_selector(f'#sheet tbody tr[data-round="{race}"]')
+        expect(loser.locator("#amounts #same-hand[role=alert]")).to_have_count(1)
+        expect(notice).to_be_in_viewport()
+        # (and not under the bar of totals kept at the bottom of the screen)
+        box, bar = notice.bounding_box(), loser.locator("#reach").bounding_box()
+        assert box is not None and bar is not None and box["y"] < bar["y"], (box, bar)
+        stored_line = EN["clash_stored"].format(
+            round=EN["enter_hand"].format(n=race),
+            name=NAMES[winner],
+            what=EN["amounts_line"].format(amounts="Anna +2, Berta \u22121, Csaba \u22121"),
+        )
+        expect(notice.locator(".clash-stored")).to_have_text(stored_line)
+        expect(notice.locator(".clash-same")).to_have_text(EN["clash_same"])
+        # The form did not move on holding the entry it did not send.
+        expect(loser.locator(title)).to_have_text(EN["enter_hand"].format(n=race))
+        assert amounts_in(loser) == [str(amount) for amount in SAME]
+
+        # Dropping it is the main button; the form then moves on, empty.
+        drop = notice.locator("button.clash-drop")
+        expect(drop).to_have_text(EN["clash_drop"])
+        assert "primary" in (drop.get_attribute("class") or "")
+        drop.click()
+        expect(notice).to_be_hidden()
+        for page in pages:
+            expect(page.locator(title)).to_have_text(EN["enter_hand"].format(n=race + 1))
+            assert amounts_in(page) == ["", "", ""]
+
+    assert match_of(server, match_id, host_token)["round_count"] == RACES
+    sheet = api(server, "GET", f"/v1/matches/{match_id}/sheet", host_token).json()
+    for page in pages:
+        expect(page.locator("#sheet tbody tr[data-round]")).to_have_count(RACES)
+        assert rows(page) == [
+            [str(row["number"]), *map(str, row["cells"])] for row in sheet["rows"]
+        ]
+    for phone in phones:
+        phone.check_clean()
+
+
+def test_a_form_overtaken_while_held_stops_and_adds_only_when_asked(
+    browser: Browser, server: LiveServer, phones: list[Phone]
+) -> None:
+    created = create(server, {"game": "asszorti", "players": NAMES})
+    match_id, host_token = created["id"], created["tokens"]["host"]
+    berta = created["tokens"]["players"][1]
+    page = open_player(phones, browser, server, created["tokens"]["links"]["players"][0])
+    title = page.locator("#hand h2")
+
+    # Anna types her amounts; Berta's phone stores another round meanwhile.
+    enter_amounts(page, [4, -2, -2])
+    other = api(
+        server,
+        "POST",
+        f"/v1/matches/{match_id}/rounds",
+        berta,
+        json={"type": "asszorti_amounts", "amounts": SAME},
+    )
+    assert other.status_code == 201
+    notice = page.locator("#amounts #same-hand")
+    expect(notice).to_be_visible()
+    expect(notice).to_be_in_viewport()
+    expect(notice.locator(".clash-stored")).to_contain_text("Berta")
+    expect(notice.locator(".clash-yours")).to_have_text(
+        EN["clash_yours"].format(
+            what=EN["amounts_line"].format(amounts="Anna +4, Berta \u22122, Csaba \u22122")
+        )
+    )
+    expect(title).to_have_text(EN["enter_hand"].format(n=1))
+    shots = ROOT / "build" / "screenshots"
+    shots.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(shots / "same-hand.png"))
+    # Tapping the form's own button again only shows the notice again: nothing is sent.
+    page.click("#add-round")
+    expect(notice).to_be_visible()
+    assert match_of(server, match_id, host_token)["round_count"] == 1
+
+    # Adding it is the explicit choice, named with the number it gets.
+    add = notice.locator("button.clash-add")
+    expect(add).to_have_text(EN["clash_add"].format(round="hand 2"))
+    add.click()
+    page.wait_for_selector('#sheet tbody tr[data-round="2"]')
+    stored = rounds_of(server, match_id, host_token)
+    assert [(r["input"]["amounts"], r["entered_by"]) for r in stored] == [
+        (SAME, "seat:1"),
+        ([4, -2, -2], "seat:0"),
+    ]
+    expect(title).to_have_text(EN["enter_hand"].format(n=3))
+    expect(notice).to_be_hidden()
+
+    # An entry not finished yet (a declarer chosen): keep it for the next hand, or drop it.
+    page.click('button.choice[data-field="declarer"][data-value="2"]')
+    for amounts in ([-2, 4, -2], [-2, -2, 4]):
+        entered = api(
+            server,
+            "POST",
+            f"/v1/matches/{match_id}/rounds",
+            berta,
+            json={"type": "asszorti_amounts", "amounts": amounts},
+        )
+        assert entered.status_code == 201
+        expect(page.locator("#hand #same-hand")).to_be_visible()
+        expect(page.locator("#hand #same-hand .clash-yours")).to_have_count(0)
+        number = entered.json()["number"]
+        expect(title).to_have_text(EN["enter_hand"].format(n=number))
+        if number == 3:
+            keep = page.locator("#hand #same-hand button.clash-add")
+            expect(keep).to_have_text(EN["clash_keep"].format(round="hand 4"))
+            keep.click()
+            expect(title).to_have_text(EN["enter_hand"].format(n=4))
+            declarer = page.locator('button.choice[data-field="declarer"][data-value="2"]')
+            expect(declarer).to_have_attribute("aria-checked", "true")
+        else:
+            page.locator("#hand #same-hand button.clash-drop").click()
+            expect(title).to_have_text(EN["enter_hand"].format(n=5))
+            expect(
+                page.locator('button.choice[data-field="declarer"][aria-checked="true"]')
+            ).to_have_count(0)
+    assert match_of(server, match_id, host_token)["round_count"] == 4
+    phones[0].check_clean()
+
+
+def test_a_queued_round_like_a_stored_one_names_it_and_drops_first(
+    browser: Browser, server: LiveServer, phones: list[Phone]
+) -> None:
+    created = create(server, {"game": "asszorti", "players": NAMES})
+    match_id, host_token = created["id"], created["tokens"]["host"]
+    player = new_phone(phones, browser, server)
+    page = player.open(created["tokens"]["links"]["players"][0])
+    page.wait_for_selector("#live.on")
+
+    go_offline(player.context, page)
+    enter_amounts(page, SAME)
+    page.click("#add-round")
+    held = page.locator("#outbox li.outbox-item")
+    expect(held).to_have_attribute("data-state", "pending")
+    other = api(
+        server,
+        "POST",
+        f"/v1/matches/{match_id}/rounds",
+        created["tokens"]["players"][2],
+        json={"type": "asszorti_amounts", "amounts": SAME},
+    )
+    assert other.status_code == 201
+    player.context.set_offline(False)
+    expect(held).to_have_attribute("data-state", "conflict", timeout=SEND_TIMEOUT_MS)
+    expect(held.locator(".outbox-same")).to_have_text(
+        EN["outbox_same"].format(round=EN["enter_hand"].format(n=1), name="Csaba")
+    )
+    buttons = held.locator(".actions button")
+    expect(buttons).to_have_text([EN["outbox_discard"], EN["outbox_add_new"]])
+    assert "primary" in (buttons.first.get_attribute("class") or "")
+    assert "primary" not in (buttons.last.get_attribute("class") or "")
+    buttons.first.click()
+    expect(page.locator("#outbox")).to_be_hidden()
+    expect(page.locator("#hand h2")).to_have_text(EN["enter_hand"].format(n=2))
+    assert match_of(server, match_id, host_token)["round_count"] == 1
+    player.check_clean()
+
+
+def test_a_refusal_is_said_at_the_card_that_caused_it_in_view(
+    browser: Browser, server: LiveServer, phones: list[Phone]
+) -> None:
+    created = create(server, {"game": "asszorti", "players": NAMES})
+    player = new_phone(phones, browser, server)
+    page = player.open(created["tokens"]["links"]["players"][0])
+    page.wait_for_selector("#amounts")
+    page.evaluate("() => window.scrollTo(0, 0)")
+
+    # An odd total in the amounts card (the server's 422): said under its button.
+    enter_amounts(page, [3, -1, -2])
+    page.click("#add-round")
+    message = page.locator("#amounts #message[role=alert]")
+    expect(message).to_be_visible()
+    expect(message.locator(".problem-text")).to_have_text(
+        f"{EN['problem_field_amounts']}. {EN['hint_validation_error']}"
+    )
+    expect(message).to_be_in_viewport()
+
+    # A hand not filled in: said in the hand card, which is where the page then is.
+    page.evaluate("() => window.scrollTo(0, 0)")
+    page.click("#add-hand")
+    message = page.locator("#hand #message[role=alert]")
+    expect(message).to_have_text(EN["missing_declarer"])
+    expect(message).to_be_in_viewport()
+    expect(page.locator("#amounts #message")).to_have_count(0)
+    player.check_clean()
