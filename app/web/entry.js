@@ -29,6 +29,10 @@ import { TrickTapper } from "./tricks.js";
 const ALKORT_POINTS = [1, 5, 6, 7, 8, 9];
 // The points buttons stay off this long after the answer: a double tap is one deal.
 const POINTS_HOLD_MS = 1500;
+// A points button enters a deal in one tap: a tap this soon after another phone's deal
+// showed up was meant for the sheet before it. (A form is filled in over seconds: its
+// first touch is its anchor.)
+const SETTLE_MS = 1500;
 const GAMES = ["asszorti", "alkort", "own_table"];
 
 export class RoundEntry {
@@ -52,6 +56,7 @@ export class RoundEntry {
     // touch of a card, dropped once the entry is sent or dropped. `after` is the server's
     // last round then, `shown` the title's number less one (the queued rounds counted).
     this.anchor = null;
+    this.seen = null; // {after, before, at}: the last round drawn, and when another's came
     this.clash = null; // {card, body, numbers, rounds}: the notice shown at `card`
     this.notice = h("section", { class: "same-hand", id: "same-hand", role: "alert", hidden: true });
     this.conflicts = new Map(); // a held outbox item's key -> the rounds stored after it
@@ -154,6 +159,7 @@ export class RoundEntry {
         h("div", { class: "actions" }, this.saveDeal),
       );
       this.alt = this.pointsCard();
+      this.pointsBox = this.alt;
     }
     for (const card of [this.main, this.alt]) if (card) this.watch(card);
   }
@@ -162,7 +168,11 @@ export class RoundEntry {
   watch(card) {
     const touched = (event) => {
       if (this.editing || this.anchor || event.target.closest(".same-hand")) return;
-      this.anchor = { after: this.after(), shown: this.after() + this.queued(), card };
+      const after = this.after();
+      const seen = this.seen;
+      const sudden = card === this.pointsBox && seen && seen.after === after && Date.now() - seen.at < SETTLE_MS;
+      const begun = sudden ? seen.before : after;
+      this.anchor = { after: begun, shown: begun + this.queued(), card };
     };
     card.addEventListener("input", touched, true);
     card.addEventListener("click", touched, true);
@@ -228,6 +238,7 @@ export class RoundEntry {
       this.closeClash();
       return [];
     }
+    this.noteStrangers();
     this.checkClash();
     this.drawHeader();
     if (this.hand) {
@@ -316,6 +327,19 @@ export class RoundEntry {
       if (!this.mine.has(n)) numbers.push(n);
     }
     return numbers;
+  }
+
+  /** Remember when a round from another phone was first drawn (see SETTLE_MS). */
+  noteStrangers() {
+    const after = this.after();
+    const seen = this.seen;
+    if (seen && after > seen.after) {
+      let theirs = false;
+      for (let n = seen.after + 1; n <= after; n += 1) if (!this.mine.has(n)) theirs = true;
+      this.seen = theirs ? { after, before: seen.after, at: Date.now() } : { ...seen, after };
+    } else if (!seen || after !== seen.after) {
+      this.seen = { after, before: after, at: 0 };
+    }
   }
 
   /** Whether `card` holds anything typed or chosen. */

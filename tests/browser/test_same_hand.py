@@ -156,6 +156,69 @@ def test_two_phones_adding_one_hand_at_once_store_it_once_twenty_times(
         phone.check_clean()
 
 
+def test_an_alkort_points_tap_from_two_phones_is_one_deal(
+    browser: Browser, server: LiveServer, phones: list[Phone]
+) -> None:
+    """A points button enters a deal in one tap: taps at one instant store one deal,
+    and so does a tap that comes just after the other phone's deal showed up (it was
+    meant for the sheet before it)."""
+    players = ["Anna", "Berta", "Csaba", "Dora"]
+    created = create(server, {"game": "alkort", "players": players})
+    match_id, host_token = created["id"], created["tokens"]["host"]
+    links = created["tokens"]["links"]["players"]
+    pages = []
+    for seat in (0, 1):
+        page = new_phone(phones, browser, server).open(links[seat])
+        page.wait_for_selector("#live.on")
+        pages.append(page)
+
+    def plus_one(page: Page, team: int) -> Any:
+        return page.locator(f'#points button.point[data-team="{team}"][data-points="1"]')
+
+    races = 4
+    for race in range(1, races + 1):
+        team = race % 2
+        for page in pages:
+            expect(plus_one(page, team)).to_be_enabled()
+            plus_one(page, team).scroll_into_view_if_needed()
+        selector = f'#points button.point[data-team="{team}"][data-points="1"]'
+        at = pages[0].evaluate("() => Date.now()") + CLICK_AHEAD_MS
+        assert all(page.evaluate(CLICK_AT, [selector, at]) for page in pages), race
+        stored = rounds_of(server, match_id, host_token)
+        for _ in range(100):
+            if len(stored) >= race:
+                break
+            pages[0].wait_for_timeout(50)
+            stored = rounds_of(server, match_id, host_token)
+        loser = pages[1 - int(stored[race - 1]["entered_by"].removeprefix("seat:"))]
+        notice = loser.locator("#points #same-hand")
+        expect(notice).to_be_visible(timeout=SEND_TIMEOUT_MS)
+        assert match_of(server, match_id, host_token)["round_count"] == race
+        loser.wait_for_selector(f'#sheet tbody tr[data-round="{race}"]')
+        expect(notice).to_be_in_viewport()
+        expect(notice.locator(".clash-same")).to_have_text(EN["clash_same"])
+        notice.locator("button.clash-drop").click()
+        expect(notice).to_be_hidden()
+
+    # Anna's deal shows on Berta's phone, and Berta taps the same button at once.
+    expect(plus_one(pages[0], 0)).to_be_enabled()
+    plus_one(pages[0], 0).click()
+    pages[1].wait_for_selector(f'#sheet tbody tr[data-round="{races + 1}"]')
+    plus_one(pages[1], 0).click()
+    notice = pages[1].locator("#points #same-hand")
+    expect(notice).to_be_visible()
+    expect(notice.locator(".clash-stored")).to_contain_text("Anna")
+    assert match_of(server, match_id, host_token)["round_count"] == races + 1
+    # Meant as a deal of its own after all: one more tap says so.
+    add = notice.locator("button.clash-add")
+    expect(add).to_have_text(EN["clash_add"].format(round=f"deal {races + 2}"))
+    add.click()
+    pages[1].wait_for_selector(f'#sheet tbody tr[data-round="{races + 2}"]')
+    assert match_of(server, match_id, host_token)["round_count"] == races + 2
+    for phone in phones:
+        phone.check_clean()
+
+
 def test_a_form_overtaken_while_held_stops_and_adds_only_when_asked(
     browser: Browser, server: LiveServer, phones: list[Phone]
 ) -> None:
