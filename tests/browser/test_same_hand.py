@@ -18,7 +18,7 @@ import json
 import time
 from typing import Any
 
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Page, Route, expect
 
 from tests.browser.pages import Phone, api, create, go_offline, new_phone, rows
 from tests.conftest import ROOT
@@ -355,6 +355,51 @@ def test_a_queued_round_like_a_stored_one_names_it_and_drops_first(
     expect(page.locator("#outbox")).to_be_hidden()
     expect(page.locator("#hand h2")).to_have_text(EN["enter_hand"].format(n=2))
     assert match_of(server, match_id, host_token)["round_count"] == 1
+    player.check_clean()
+
+
+def test_a_stale_sheet_with_no_round_meanwhile_keeps_the_entry_at_its_number(
+    browser: Browser, server: LiveServer, phones: list[Phone]
+) -> None:
+    """A 412 that no round caused (the host renamed a player just before the round
+    reached the server): no notice; the refusal at the card, the entry and its number
+    kept, and the next tap stores it."""
+    created = create(server, {"game": "asszorti", "players": NAMES})
+    match_id, host_token = created["id"], created["tokens"]["host"]
+    player = new_phone(phones, browser, server)
+    page = player.open(created["tokens"]["links"]["players"][0])
+    page.wait_for_selector("#live.on")
+    renames: list[int] = []
+
+    def rename_first(route: Route) -> None:
+        # The first round on its way: the host renames Csaba before it arrives.
+        if route.request.method == "POST" and not renames:
+            renamed = api(
+                server,
+                "PATCH",
+                f"/v1/matches/{match_id}/players/2",
+                host_token,
+                json={"name": "Cili"},
+            )
+            renames.append(renamed.status_code)
+        route.fallback()
+
+    page.route(f"**/v1/matches/{match_id}/rounds", rename_first)
+    enter_amounts(page, [4, -2, -2])
+    page.click("#add-round")
+    message = page.locator("#amounts #message[role=alert]")
+    expect(message.locator(".problem-text")).to_have_text(
+        f"{EN['problem_precondition_failed']}. {EN['hint_precondition_failed']}"
+    )
+    expect(message).to_be_in_viewport()
+    expect(page.locator("#same-hand")).to_have_count(0)
+    expect(page.locator("#hand h2")).to_have_text(EN["enter_hand"].format(n=1))
+    assert amounts_in(page) == ["4", "-2", "-2"]
+    assert renames == [200]
+    assert match_of(server, match_id, host_token)["round_count"] == 0
+    page.click("#add-round")
+    page.wait_for_selector('#sheet tbody tr[data-round="1"]')
+    assert [r["input"]["amounts"] for r in rounds_of(server, match_id, host_token)] == [[4, -2, -2]]
     player.check_clean()
 
 
