@@ -20,17 +20,25 @@ import { SheetChart, decorateSheet } from "./chart.js";
 
 const view = document.getElementById("view");
 const message = document.getElementById("message");
+// Where the message line lives when no control caused it: under the page's header.
+const messageHome = document.createComment("message");
+message.before(messageHome);
 const RECONNECT_MS = 3000;
 
 let current = null; // the open table's controller, closed when the route changes
 
 // ---- messages --------------------------------------------------------------
 
-function showError(error) {
+/** Say a refusal (role=alert). `near`: the control, or its row, that caused it: the
+ * message goes just after it and is scrolled into view; without it, at the top. */
+function showError(error, near = null) {
   // The page's own sentence and hint; the server's detail on a smaller line below.
   message.replaceChildren(...problemNodes(error));
   message.className = "message error";
+  if (near && near.isConnected) near.after(message);
+  else messageHome.after(message);
   message.hidden = false;
+  if (near && near.isConnected) message.scrollIntoView({ block: "center" });
 }
 
 function clearMessage() {
@@ -159,9 +167,9 @@ function startForm() {
     event.preventDefault();
     clearMessage();
     const players = [...names.querySelectorAll("input")].map((input) => input.value.trim());
-    if (players.some((name) => !name)) return showError(t("error_names"));
+    if (players.some((name) => !name)) return showError(t("error_names"), button);
     const settings = rules.read();
-    if (settings.error) return showError(settings.error);
+    if (settings.error) return showError(settings.error, button);
     const body = { game: select.value, players, settings: settings.value };
     if (rules.teams() > 0) {
       const teamNames = [...teams.querySelectorAll("input")].map((input) => input.value.trim());
@@ -174,7 +182,7 @@ function startForm() {
       keepNewMatch(match);
       location.hash = `#/m/${match.id}/links`;
     } catch (error) {
-      showError(error);
+      showError(error, button);
       button.disabled = false;
       button.textContent = t("create");
     }
@@ -637,7 +645,7 @@ class Table {
     try {
       await action();
     } catch (error) {
-      showError(error);
+      showError(error, this.controls);
       if (!(error instanceof ApiError && error.status === 409)) {
         for (const button of this.controls.querySelectorAll("button")) button.disabled = false;
         return;
@@ -646,7 +654,7 @@ class Table {
     try {
       await this.refresh();
     } catch (error) {
-      showError(error);
+      showError(error, this.controls);
     }
   }
 }

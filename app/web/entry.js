@@ -9,7 +9,11 @@
 // - a round opened from the sheet (history.js): its history, and "Correct this round",
 //   which turns these cards into the correction of that round (PUT with If-Match);
 // - new rounds go through the outbox (outbox.js): kept on the device until the server
-//   has them, sent once with their Idempotency-Key; the waiting ones are shown here.
+//   has them, sent once with their Idempotency-Key; the waiting ones are shown here;
+// - the same hand from two phones (samehand.js): a form holds the sheet it was begun
+//   on (its anchor), so rounds stored meanwhile by another phone stop it at that number
+//   with a notice, instead of it moving on with an entry it did not send;
+// - a refusal is said at the card whose button caused it (app.js's showError `near`).
 import { ApiError, api, call } from "./api.js";
 import { clear, h } from "./dom.js";
 import { t } from "./i18n.js";
@@ -19,11 +23,16 @@ import { RoundPanel, inputText } from "./history.js";
 import { Outbox } from "./outbox.js";
 import { held, pendingRows } from "./pending.js";
 import { storedProblemText } from "./problems.js";
+import { clashNodes, conflictText, storedAfter } from "./samehand.js";
 import { TrickTapper } from "./tricks.js";
 
 const ALKORT_POINTS = [1, 5, 6, 7, 8, 9];
 // The points buttons stay off this long after the answer: a double tap is one deal.
 const POINTS_HOLD_MS = 1500;
+// A points button enters a deal in one tap: a tap this soon after another phone's deal
+// showed up was meant for the sheet before it. (A form is filled in over seconds: its
+// first touch is its anchor.)
+const SETTLE_MS = 1500;
 const GAMES = ["asszorti", "alkort", "own_table"];
 
 export class RoundEntry {
@@ -31,6 +40,7 @@ export class RoundEntry {
    * @param {object} table app.js's Table (id, token, match, sheet, names(), canWrite,
    *   draw(), refresh())
    * @param {{showError: Function, clearMessage: Function}} ui the page's message line
+   *   (showError(error, near) says it just after the element `near`, in view)
    */
   constructor(table, ui) {
     this.table = table;
@@ -41,11 +51,21 @@ export class RoundEntry {
     this.started = false;
     this.busy = false;
     this.landed = []; // rounds the server took, until the sheet read back shows them
+    this.mine = new Set(); // numbers of the rounds this page stored
+    // The sheet a new round's entry was begun on: {after, shown, card}, set by the first
+    // touch of a card, dropped once the entry is sent or dropped. `after` is the server's
+    // last round then, `shown` the title's number less one (the queued rounds counted).
+    this.anchor = null;
+    this.seen = null; // {after, before, at}: the last round drawn, and when another's came
+    this.clash = null; // {card, body, numbers, rounds}: the notice shown at `card`
+    this.notice = h("section", { class: "same-hand", id: "same-hand", role: "alert", hidden: true });
+    this.conflicts = new Map(); // a held outbox item's key -> the rounds stored after it
     this.outbox = new Outbox(table.id, {
       token: () => this.table.token,
       version: () => (this.table.match ? this.table.match.version : null),
       changed: () => this.drawQueued(),
       sent: (round) => {
+        this.mine.add(round.number);
         this.landed = [...this.landed.filter((each) => each.number !== round.number), round].sort(
           (a, b) => a.number - b.number,
         );
@@ -128,7 +148,7 @@ export class RoundEntry {
       this.saveDeal = h("button", { type: "button", class: "primary", id: "add-deal", disabled: true }, t("add_deal"));
       this.saveDeal.addEventListener("click", () => {
         const read = this.tapper.read();
-        if (read) this.save(read.body, () => this.tapper.reset());
+        if (read) this.save(read.body, () => this.tapper.reset(), this.main);
       });
       this.main = h(
         "section",
@@ -139,7 +159,23 @@ export class RoundEntry {
         h("div", { class: "actions" }, this.saveDeal),
       );
       this.alt = this.pointsCard();
+      this.pointsBox = this.alt;
     }
+    for (const card of [this.main, this.alt]) if (card) this.watch(card);
+  }
+
+  /** The first touch of a card begins an entry: it is anchored to the sheet shown then. */
+  watch(card) {
+    const touched = (event) => {
+      if (this.editing || this.anchor || event.target.closest(".same-hand")) return;
+      const after = this.after();
+      const seen = this.seen;
+      const sudden = card === this.pointsBox && seen && seen.after === after && Date.now() - seen.at < SETTLE_MS;
+      const begun = sudden ? seen.before : after;
+      this.anchor = { after: begun, shown: begun + this.queued(), card };
+    };
+    card.addEventListener("input", touched, true);
+    card.addEventListener("click", touched, true);
   }
 
   /** What `body` would score if entered next, by this match's own settings and players
@@ -161,8 +197,8 @@ export class RoundEntry {
     card.addEventListener("submit", (event) => {
       event.preventDefault();
       const read = form.read();
-      if (!read.body) return this.ui.showError(read.missing);
-      this.save(read.body, () => form.reset());
+      if (!read.body) return this.ui.showError(read.missing, this.placeOf(card));
+      this.save(read.body, () => form.reset(), card);
     });
     return card;
   }
@@ -187,14 +223,23 @@ export class RoundEntry {
     if (!match || !this.table.canWrite || !GAMES.includes(match.game)) return [];
     if (match.status === "ended") {
       this.editing = null;
+      this.closeClash();
       return [];
     }
-    if (this.locked) return [this.lockedNote];
+    if (this.locked) {
+      this.closeClash();
+      return [this.lockedNote];
+    }
     this.build(match.game);
     if (this.editing && !this.table.sheet.rows.some((row) => row.number === this.editing.number)) {
       this.editing = null; // the round was removed meanwhile
     }
-    if (match.status !== "in_progress" && !this.editing) return [];
+    if (match.status !== "in_progress" && !this.editing) {
+      this.closeClash();
+      return [];
+    }
+    this.noteStrangers();
+    this.checkClash();
     this.drawHeader();
     if (this.hand) {
       this.hand.draw(match);
@@ -219,11 +264,12 @@ export class RoundEntry {
       this.title.textContent = t("correct_round", { n: this.editing.number });
       this.dealer.textContent = row ? t("dealt_by", { name: names[row.dealer] }) : "";
     } else {
+      const n = this.shownNumber();
       const key = { alkort: "enter_deal", own_table: "enter_own_round" }[match.game] || "enter_hand";
-      this.title.textContent = t(key, { n: this.after() + this.queued() + 1 });
-      this.dealer.textContent = t("deals_now", { name: names[this.nextDealer()] });
+      this.title.textContent = t(key, { n });
+      this.dealer.textContent = t("deals_now", { name: names[this.dealerOf(n)] });
     }
-    this.dealer.dataset.dealer = String(this.editing ? "" : this.nextDealer());
+    this.dealer.dataset.dealer = String(this.editing ? "" : this.dealerOf(this.shownNumber()));
     this.cancel.hidden = !this.editing;
     this.main.classList.toggle("editing", Boolean(this.editing));
     if (this.alt) this.alt.classList.toggle("editing", Boolean(this.editing));
@@ -256,6 +302,161 @@ export class RoundEntry {
     const match = this.table.match;
     const ahead = this.after() - match.round_count + this.queued();
     return (match.next_dealer + ahead) % match.players.length;
+  }
+
+  /** Who deals round `n` (the deal passes one seat on per round, at every game). */
+  dealerOf(n) {
+    const match = this.table.match;
+    const seats = match.players.length;
+    return (((match.next_dealer + n - 1 - match.round_count) % seats) + seats) % seats;
+  }
+
+  /** The number the entry cards' title shows: while a clash is shown, the one its entry
+   * was begun for (the form never moves on holding an entry it did not send). */
+  shownNumber() {
+    return (this.clash && this.anchor ? this.anchor.shown : this.after() + this.queued()) + 1;
+  }
+
+  // ---- the same hand from two phones (samehand.js) ----
+
+  /** The rounds another phone stored since this entry was begun. */
+  strangers() {
+    if (!this.anchor) return [];
+    const numbers = [];
+    for (let n = this.anchor.after + 1; n <= this.table.match.round_count; n += 1) {
+      if (!this.mine.has(n)) numbers.push(n);
+    }
+    return numbers;
+  }
+
+  /** Remember when a round from another phone was first drawn (see SETTLE_MS). */
+  noteStrangers() {
+    const after = this.after();
+    const seen = this.seen;
+    if (seen && after > seen.after) {
+      let theirs = false;
+      for (let n = seen.after + 1; n <= after; n += 1) if (!this.mine.has(n)) theirs = true;
+      this.seen = theirs ? { after, before: seen.after, at: Date.now() } : { ...seen, after };
+    } else if (!seen || after !== seen.after) {
+      this.seen = { after, before: after, at: 0 };
+    }
+  }
+
+  /** Whether `card` holds anything typed or chosen. */
+  entered(card) {
+    if (card === this.main) {
+      if (this.hand) {
+        const form = this.hand;
+        return [form.declarer, form.contract, form.trumps].some((group) => group.value !== null) || form.tricks.some((input) => input.value.trim() !== "");
+      }
+      if (this.tapper) return this.tapper.tricks.length > 0;
+      if (this.own) return this.own.inputs.some((input) => input.value.trim() !== "");
+    }
+    if (card === this.alt && this.amounts) return this.amounts.some((input) => input.value.trim() !== "");
+    return false;
+  }
+
+  /** The round `card` holds, when it is complete; null otherwise. */
+  readCard(card) {
+    let read = null;
+    if (card === this.main) read = (this.hand || this.tapper || this.own).read();
+    else if (card === this.alt && this.amounts) read = { body: this.amountsBody() };
+    return (read && read.body) || null;
+  }
+
+  resetCard(card) {
+    if (card === this.main) (this.hand || this.tapper || this.own).reset();
+    else if (card === this.alt && this.amounts) this.resetAmounts();
+  }
+
+  /** The sheet moved on under an entry begun before: stop the form there, with the notice.
+   * (A save in flight says so itself, once its answer is in.) */
+  checkClash() {
+    if (!this.anchor || this.clash || this.editing || this.busy) return;
+    if (this.after() < this.anchor.after) {
+      // Rounds were undone meanwhile: the entry is for the number the sheet now offers.
+      this.anchor = { ...this.anchor, after: this.after(), shown: this.after() + this.queued() };
+    }
+    const numbers = this.strangers();
+    if (!numbers.length) return;
+    const card = this.anchor.card;
+    if (!this.entered(card)) {
+      this.anchor = null; // nothing entered yet: the form simply follows the sheet
+      return;
+    }
+    this.openClash(card, this.readCard(card), numbers);
+  }
+
+  /** Show at `card` what was stored meanwhile, by whom, and its own entry `body`. */
+  async openClash(card, body, numbers) {
+    const clash = { card, body, numbers, rounds: null };
+    this.clash = clash;
+    this.drawHeader();
+    try {
+      const rounds = await storedAfter(this.table.id, this.table.token, this.anchor.after);
+      clash.rounds = rounds.filter((round) => !this.mine.has(round.number));
+      if (!clash.rounds.length) clash.rounds = null;
+    } catch {
+      // what was stored cannot be read now: its numbers say enough to decide
+    }
+    if (this.clash === clash) this.drawClash();
+  }
+
+  /** The notice, in view and announced (role=alert) each time it is drawn. */
+  drawClash() {
+    const clash = this.clash;
+    if (!clash) return;
+    clash.card.append(this.notice);
+    this.notice.replaceChildren(
+      ...clashNodes({
+        game: this.table.match.game,
+        names: this.table.names(),
+        teams: this.table.sheet.columns,
+        numbers: clash.numbers,
+        rounds: clash.rounds,
+        body: clash.body,
+        next: this.after() + this.queued() + 1,
+        drop: () => this.dropEntry(),
+        add: () => this.addEntry(),
+      }),
+    );
+    this.notice.hidden = false;
+    this.notice.scrollIntoView({ block: "center" });
+  }
+
+  closeClash() {
+    this.clash = null;
+    this.notice.hidden = true;
+    this.notice.replaceChildren();
+    this.notice.remove();
+  }
+
+  /** The default: the entry goes, and the form moves on to the next round. */
+  dropEntry() {
+    const { card } = this.clash;
+    this.resetCard(card);
+    this.closeClash();
+    this.anchor = null;
+    this.drawHeader();
+    const first = card.querySelector("button:not([disabled]), input");
+    if (first) first.focus({ preventScroll: true });
+  }
+
+  /** The explicit choice: the entry is the next round (sent at once when complete). */
+  addEntry() {
+    const { card, body } = this.clash;
+    this.closeClash();
+    this.anchor = { after: this.after(), shown: this.after() + this.queued(), card };
+    this.drawHeader();
+    if (body) this.save(body, () => this.resetCard(card), card);
+  }
+
+  /** Where a refusal of `card`'s button is said: just after its button row. */
+  placeOf(card) {
+    const actions = card.querySelector(":scope > .actions");
+    if (actions) return actions;
+    const own = [...card.children].filter((child) => child !== this.notice && child.id !== "message");
+    return own[own.length - 1] || card;
   }
 
   /** The outbox changed: its card, the pending rows, and the form's number and dealer. */
@@ -331,14 +532,21 @@ export class RoundEntry {
     );
     form.addEventListener("submit", (event) => {
       event.preventDefault();
-      const amounts = this.amounts.map((input) => Number(input.value));
-      if (this.amounts.some((input) => input.value.trim() === "") || !amounts.every(Number.isInteger)) {
-        this.ui.showError(t("error_amounts"));
+      const body = this.amountsBody();
+      if (!body) {
+        this.ui.showError(t("error_amounts"), this.saveAmounts);
         return;
       }
-      this.save({ type: "asszorti_amounts", amounts }, () => this.resetAmounts());
+      this.save(body, () => this.resetAmounts(), form);
     });
     return form;
+  }
+
+  /** The amounts round the fields hold; null unless each is a whole number. */
+  amountsBody() {
+    const amounts = this.amounts.map((input) => Number(input.value));
+    if (this.amounts.some((input) => input.value.trim() === "") || !amounts.every(Number.isInteger)) return null;
+    return { type: "asszorti_amounts", amounts };
   }
 
   resetAmounts() {
@@ -391,7 +599,7 @@ export class RoundEntry {
     if (this.pointsHeld || this.busy) return;
     this.pointsHeld = true;
     try {
-      await this.save({ type: "alkort_points", team, points }, () => {});
+      await this.save({ type: "alkort_points", team, points }, () => {}, this.alt);
     } finally {
       this.holdPoints();
       setTimeout(() => {
@@ -424,23 +632,38 @@ export class RoundEntry {
     if (this.pointsHeld) this.holdPoints();
   }
 
-  async save(body, reset) {
+  /** Enter `body` from `card` (reset() empties the card once the round is kept). */
+  async save(body, reset, card = this.main) {
     if (this.busy) return;
     this.ui.clearMessage();
-    if (this.editing) return this.correct(body, reset);
+    if (this.editing) return this.correct(body, reset, card);
+    // The notice is shown: adding this entry after all is the notice's own choice.
+    if (this.clash) return this.drawClash();
+    if (!this.anchor) this.anchor = { after: this.after(), shown: this.after() + this.queued(), card };
+    const stored = this.strangers();
+    if (stored.length) return this.openClash(card, body, stored);
     this.setBusy(true);
     try {
-      const outcome = await this.outbox.add(body, this.table.match.version);
+      // Against the sheet this page shows: a round stored meanwhile on another phone
+      // makes the server refuse this one (412) rather than store the hand twice.
+      const outcome = await this.outbox.add(body, this.table.match.version, this.anchor.after);
       reset();
+      this.anchor = null;
       if (outcome.sent) await this.table.refresh();
       if (this.ui.saved) this.ui.saved(Boolean(outcome.sent), outcome.sent ? outcome.sent.number : null);
     } catch (error) {
-      this.ui.showError(error);
-      // Someone wrote meanwhile (412), or the match's state refused it (409): show the
+      // Someone wrote meanwhile (412), or the match's state refused it (409): read the
       // sheet as it is now; what was typed stays in the form.
       if (error instanceof ApiError && [409, 412].includes(error.status)) {
-        this.table.refresh().catch(() => {});
+        try {
+          await this.table.refresh();
+        } catch {
+          // the refusal below says what went wrong
+        }
       }
+      const stored = error instanceof ApiError && error.status === 412 ? this.strangers() : [];
+      if (stored.length) this.openClash(card, body, stored);
+      else this.ui.showError(error, this.placeOf(card));
     } finally {
       this.setBusy(false);
     }
@@ -450,6 +673,8 @@ export class RoundEntry {
   edit(round, etag) {
     if (!this.table.canWrite || this.locked) return;
     this.build(this.table.match.game);
+    this.closeClash();
+    this.anchor = null;
     this.editing = { number: round.number, ifMatch: etag || `"v${this.table.match.version}"` };
     const input = round.input;
     if (this.hand) {
@@ -492,7 +717,7 @@ export class RoundEntry {
     if (this.own) this.own.reset();
   }
 
-  async correct(body, reset) {
+  async correct(body, reset, card = this.main) {
     const { number, ifMatch } = this.editing;
     this.setBusy(true);
     try {
@@ -507,7 +732,7 @@ export class RoundEntry {
       await this.table.refresh();
       if (this.ui.saved) this.ui.saved(true, number);
     } catch (error) {
-      this.ui.showError(error);
+      this.ui.showError(error, this.placeOf(card));
       if (error instanceof ApiError && error.status === 412) {
         // The sheet changed since the round was opened: show it as it is now; saving
         // again applies the correction to that.
@@ -560,6 +785,30 @@ export class RoundEntry {
     }
   }
 
+  /** A held item sent again; a refusal of that is said at its button. */
+  retryHeld(key, button) {
+    this.outbox.retry(key).catch((error) => this.ui.showError(error, button.closest(".actions") || button));
+  }
+
+  /** What the outbox card says of a round refused as stale: the stored round that looks
+   * the same, else what was stored after the sheet it was entered on (read once). */
+  conflictLine(item) {
+    if (typeof item.after !== "number") return "";
+    const rounds = this.conflicts.get(item.key);
+    if (rounds === undefined) {
+      this.conflicts.set(item.key, null);
+      storedAfter(this.table.id, this.table.token, item.after)
+        .then((read) => {
+          this.conflicts.set(item.key, read.filter((round) => !this.mine.has(round.number)));
+          this.drawOutbox();
+        })
+        .catch(() => this.conflicts.delete(item.key));
+      return "";
+    }
+    if (!rounds || !this.table.match) return "";
+    return conflictText({ game: this.table.match.game, names: this.table.names(), rounds, body: item.body });
+  }
+
   drawOutbox() {
     if (this.table.match && this.table.sheet) this.drawPending();
     const card = this.outboxCard;
@@ -585,29 +834,37 @@ export class RoundEntry {
               conflict: `${t("outbox_conflict")} ${storedProblemText(item.problem)}`,
               refused: `${t("outbox_refused")} ${storedProblemText(item.problem)}`,
             }[item.state];
+            const same = item.state === "conflict" ? this.conflictLine(item) : "";
+            const conflict = item.state === "conflict";
             const buttons = [];
             if (item.state === "pending" && navigator.onLine) {
               buttons.push(
                 h("button", { type: "button", class: "outbox-send", onclick: () => this.outbox.flush() }, t("outbox_send")),
               );
             }
-            if (item.state === "conflict" || item.state === "refused") {
-              buttons.push(
-                h(
-                  "button",
-                  { type: "button", class: "primary outbox-retry", onclick: () => this.outbox.retry(item.key).catch((error) => this.ui.showError(error)) },
-                  t(item.state === "conflict" ? "outbox_add_anyway" : "outbox_try_again"),
-                ),
-              );
-            }
-            buttons.push(
-              h("button", { type: "button", class: "danger outbox-discard", onclick: () => this.outbox.discard(item.key) }, t("outbox_discard")),
+            const discard = h(
+              "button",
+              { type: "button", class: `${conflict ? "primary" : "danger"} outbox-discard`, onclick: () => this.outbox.discard(item.key) },
+              t("outbox_discard"),
             );
+            // A round refused as stale most likely is already on the sheet: dropping it
+            // comes first, adding it as one more round is the second choice.
+            if (conflict) buttons.push(discard);
+            if (conflict || item.state === "refused") {
+              const retry = h(
+                "button",
+                { type: "button", class: `${conflict ? "" : "primary "}outbox-retry`, onclick: () => this.retryHeld(item.key, retry) },
+                t(conflict ? "outbox_add_new" : "outbox_try_again"),
+              );
+              buttons.push(retry);
+            }
+            if (!conflict) buttons.push(discard);
             return h(
               "li",
               { class: `outbox-item ${item.state}`, dataset: { key: item.key, state: item.state } },
               h("span", { class: "outbox-input" }, inputText(item.body, names, teams)),
               h("span", { class: "outbox-state" }, state),
+              same ? h("span", { class: "outbox-same" }, same) : null,
               h("div", { class: "actions" }, buttons),
             );
           }),

@@ -11,7 +11,8 @@
 //   "sending"  first attempt in flight (not shown; left over after a reload: resent)
 //   "pending"  waiting for the connection
 //   "conflict" 412: the sheet changed while it waited; the page reads it again and shows
-//              it, and the user adds the round anyway (against that sheet) or drops it
+//              it, with the stored round that looks the same; the user drops the round
+//              (first choice) or adds it as the next one (against that sheet)
 //   "refused"  any other 4xx (409 decided/ended, 401 revoked link, 422, ...): shown with
 //              the problem; the user tries again or drops it
 // The queue stops at the first item that is not sent, so the rounds keep their order.
@@ -110,12 +111,14 @@ export class Outbox {
   /**
    * Keep a new round and send it. Answers {sent: round}, {pending: item} (offline, or
    * waiting behind earlier items), or throws the ApiError of a refusal (the item is then
-   * dropped: the form that sent it still holds what was typed).
+   * dropped: the form that sent it still holds what was typed). `after`: the last round
+   * of the sheet it was entered on (a conflict card names what was stored after it).
    */
-  async add(body, version) {
+  async add(body, version, after = null) {
     const item = {
       key: newKey(),
       body,
+      after,
       ifMatch: version === null || version === undefined ? null : `"v${version}"`,
       at: Date.now(),
       state: "sending",

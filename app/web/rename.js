@@ -58,9 +58,12 @@ export class PlayerNames {
   }
 
   say(text, kind) {
+    // A refusal is an alert (its role set before its words), in view at its button.
+    this.note.setAttribute("role", kind === "error" ? "alert" : "status");
     if (Array.isArray(text)) this.note.replaceChildren(...text);
     else this.note.textContent = text;
     this.note.className = `note ${kind}`;
+    if (kind === "error") this.note.scrollIntoView({ block: "nearest" });
   }
 
   async rename(seat, button) {

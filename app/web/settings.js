@@ -387,8 +387,11 @@ export class HostSettings {
   }
 
   say(text, kind) {
+    // A refusal is an alert (its role set before its words), in view at its button.
+    this.note.setAttribute("role", kind === "error" ? "alert" : "status");
     this.note.textContent = text;
     this.note.className = `note ${kind}`;
+    if (kind === "error") this.note.scrollIntoView({ block: "nearest" });
   }
 
   async save(button) {

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import threading
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pytest
@@ -342,3 +344,55 @@ def test_a_route_that_fails_after_writing_commits_nothing(table: Table, database
         assert refused.status_code == 403 and table.match() == before
         assert client.post(f"/test/{table.id}/writes", headers=table.auth(1)).status_code == 204
     assert table.match()["version"] == before["version"] + 1
+
+
+def test_one_hand_from_two_phones_against_one_version_is_stored_once(table: Table) -> None:
+    """What the page relies on when two phones add the same hand together: each sends
+    If-Match of the sheet it shows and a key of its own. One is stored; the other is
+    412 with nothing kept under its key, so the rounds stored meanwhile (with who
+    entered them) are what it reads next, and adding its hand after all is a new
+    request against the current version, which its own key may still make."""
+    for race in range(1, 6):
+        etag = table.get().headers["etag"]
+        barrier = threading.Barrier(2)
+
+        def send(
+            seat: int, etag: str = etag, barrier: threading.Barrier = barrier, race: int = race
+        ) -> Any:
+            headers = {"If-Match": etag, "Idempotency-Key": f"race-{race}-seat-{seat}"}
+            barrier.wait()
+            return table.post("/rounds", amounts(2, -1, -1), who=seat, headers=headers)
+
+        with ThreadPoolExecutor(2) as pool:
+            answers = list(pool.map(send, [0, 1]))
+        assert sorted(a.status_code for a in answers) == [201, 412], [a.text for a in answers]
+        winner = next(seat for seat, a in enumerate(answers) if a.status_code == 201)
+        refused = answers[1 - winner]
+        assert refused.json()["code"] == "precondition_failed"
+        assert answers[winner].json()["number"] == race
+        assert table.match()["round_count"] == race
+        since = table.get(f"/rounds?after={race - 1}").json()["items"]
+        assert [(r["number"], r["entered_by"]) for r in since] == [(race, f"seat:{winner}")]
+
+    # The last loser says "add mine as the next round": its key, the current version.
+    loser = 1 - winner
+    again = table.post(
+        "/rounds",
+        amounts(2, -1, -1),
+        who=loser,
+        headers={
+            "If-Match": table.get().headers["etag"],
+            "Idempotency-Key": f"race-5-seat-{loser}",
+        },
+    )
+    assert again.status_code == 201 and again.json()["number"] == 6
+    assert again.json()["entered_by"] == f"seat:{loser}"
+    replay = table.post(
+        "/rounds",
+        amounts(2, -1, -1),
+        who=loser,
+        headers={"Idempotency-Key": f"race-5-seat-{loser}"},
+    )
+    assert replay.status_code == 201 and replay.headers["idempotent-replayed"] == "true"
+    assert replay.json() == again.json()
+    assert table.match()["round_count"] == 6

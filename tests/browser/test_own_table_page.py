@@ -147,6 +147,7 @@ def test_an_own_table_from_the_start_form_to_a_moved_target(
     page.click("#save-settings")
     # (Anna 11, Berta 8: both reach 1 at a highest-wins table.)
     expect(page.locator("#settings-note.error")).to_contain_text(EN["hint_target_already_reached"])
+    expect(page.locator("#settings-note.error[role=alert]")).to_be_in_viewport()
     host.check_clean()
     player.check_clean()
 

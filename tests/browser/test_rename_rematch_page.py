@@ -39,6 +39,7 @@ def test_the_host_renames_a_player_and_another_phone_sees_it_live(
     page.fill("#rename-name-1", "Anna")  # taken: refused, the detail names the seat
     page.click("#rename-1")
     expect(page.locator("#rename-note.error")).to_contain_text("already the name of seat 0")
+    expect(page.locator("#rename-note.error[role=alert]")).to_be_in_viewport()
     page.fill("#rename-name-1", "Bertalan")
     page.click("#rename-1")
     expect(page.locator("#rename-note")).to_have_text(
