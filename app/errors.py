@@ -74,6 +74,10 @@ class RematchExists(ServiceError):
     code, title = "rematch_exists", "The match has a rematch already"
 
 
+class RematchNotStarted(ServiceError):
+    code, title = "rematch_not_started", "The match has no rematch yet"
+
+
 class NotLastRound(ServiceError):
     code, title = "not_last_round", "Only the last round can be removed"
 
