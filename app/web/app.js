@@ -214,7 +214,7 @@ class Table {
     this.closed = false;
     this.refreshing = null;
     this.again = false;
-    this.finished = false; // ended, or the link refused: no stream to wait for
+    this.finished = false; // the link refused: no stream to wait for
     this.wasLive = false; // the stream has opened once: the next open is a reconnection
     this.onOffline = () => this.reconnect({ now: false });
     this.onOnline = () => this.reconnect({ now: true });
@@ -250,6 +250,7 @@ class Table {
     this.root.append(
       h("nav", { class: "crumbs" }, h("a", { href: "#/" }, t("back_home")), this.live, this.awake.element),
       this.status,
+      this.endgame.rematchBox, // an ended match's rematch, told at the top (endgame.js)
       this.sheetBox,
       this.rulesBox, // an own table's rules, as the group wrote them
       this.rounds.under, // the outbox and an opened round (entry.js)
@@ -357,7 +358,8 @@ class Table {
     try {
       const { url } = await api.ticket(this.id, this.token);
       if (this.closed) return;
-      const source = new EventSource(url);
+      // Past the end too: an ended match is still renamed, and its rematch starts.
+      const source = new EventSource(`${url}&past_end=true`);
       this.source = source;
       const changed = () => this.refreshQuietly();
       for (const kind of ["snapshot", "round_entered", "round_corrected", "round_removed", "match_updated", "token_reissued"]) {
@@ -369,10 +371,7 @@ class Table {
         this.wasLive = true;
         this.setLive(true);
       });
-      source.addEventListener("ended", () => {
-        changed();
-        this.stopStream({ finished: true });
-      });
+      source.addEventListener("ended", changed);
       source.addEventListener("revoked", () => {
         this.stopStream({ finished: true });
         showError(t("revoked"));
@@ -401,8 +400,7 @@ class Table {
   /** A new stream after a drop: in a while, or `now` (the connection came back). While
    * the phone is offline it only waits for the 'online' event. */
   reconnect({ now = false } = {}) {
-    const ended = Boolean(this.match && this.match.status === "ended");
-    this.stopStream({ finished: ended });
+    this.stopStream();
     if (this.closed || this.finished) return;
     clearTimeout(this.retry);
     if (!navigator.onLine) return;
