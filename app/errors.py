@@ -78,6 +78,10 @@ class RematchNotStarted(ServiceError):
     code, title = "rematch_not_started", "The match has no rematch yet"
 
 
+class RecoveryNotKept(ServiceError):
+    code, title = "recovery_not_kept", "This host token holds no recovery code"
+
+
 class NotLastRound(ServiceError):
     code, title = "not_last_round", "Only the last round can be removed"
 

@@ -453,6 +453,14 @@ class IssuedToken(Read):
     )
 
 
+class RecoveryCode(Read):
+    """The match's current recovery code, shown to the host token it is kept for."""
+
+    model_config = ConfigDict(json_schema_extra={"examples": [{"recovery_code": "q8ZfK2..."}]})
+
+    recovery_code: str
+
+
 class RematchSeat(Read):
     """A token of the rematch, for the role and seat of the token of the match before it
     that asked: the host's, a player's own seat, or a viewer's."""

@@ -191,6 +191,7 @@ STATUS: dict[type[ServiceError], int] = {
     errors.MatchNotEnded: 409,
     errors.RematchExists: 409,
     errors.RematchNotStarted: 409,
+    errors.RecoveryNotKept: 409,
     errors.NotLastRound: 409,
     errors.SettingLocked: 409,
     errors.CorrectionConflict: 409,

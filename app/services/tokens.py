@@ -5,7 +5,8 @@ A re-issued token replaces the one before it at once: the old credential row is
 deleted, and every request reads its credential afresh, on every worker. A recovery
 gives a new recovery code, which retires the one it was made with: a leaked code
 takes over a match once, not for good. The host re-issuing its own token gets a new
-code too, for the same reason.
+code too, for the same reason. The code is also kept sealed for the host token it came
+with (app/services/recovery.py), so the host can see it again (``recovery_code``).
 
 A phone of an ended match takes its own seat in the match's rematch with the token it
 holds (``take_rematch_seat``): the same role and seat, never more. The token must still
@@ -30,6 +31,7 @@ from app.errors import (
     Forbidden,
     InvalidInput,
     MatchNotFound,
+    RecoveryNotKept,
     RematchNotStarted,
     Unauthenticated,
 )
@@ -45,6 +47,7 @@ from app.services.auth import (
     recovery_matches,
 )
 from app.services.ratelimit import RateLimit
+from app.services.recovery import open_sealed, sealed_for
 from app.services.state import MatchState, utcnow
 from app.services.writes import WriteRequest, lock_match
 
@@ -76,6 +79,11 @@ def _replace(
     now = utcnow()
     repository.delete_credentials_of(connection, match_id, role.value, seat)
     token, row = new_credential(match_id, role, seat)
+    recovery = None
+    changed: dict[str, Any] = {"version": state.version + 1, "updated_at": now}
+    if new_recovery:
+        recovery, changed["recovery_hash"] = new_recovery_code()
+        row["recovery_sealed"] = sealed_for(token, recovery)  # the host sees it again
     repository.insert_credentials(connection, [row])
     repository.insert_history_entry(
         connection,
@@ -87,10 +95,6 @@ def _replace(
             "recorded_at": now,
         },
     )
-    changed: dict[str, Any] = {"version": state.version + 1, "updated_at": now}
-    recovery = None
-    if new_recovery:
-        recovery, changed["recovery_hash"] = new_recovery_code()
     changes.save(uow, state, changed, "token_reissued", role=role.value, seat=seat)
     return Issued(role, seat, token, recovery)
 
@@ -138,6 +142,19 @@ def recover_host(uow: UnitOfWork, match_id: str, recovery_code: str) -> Issued:
     return _replace(
         uow, state, Role.HOST, None, "recovery", "host_token_recovered", new_recovery=True
     )
+
+
+def recovery_code(uow: UnitOfWork, who: Principal, secret: str) -> str:
+    """The match's current recovery code, for the host token ``who`` stands for (its
+    ``secret`` opens the code sealed for it); RecoveryNotKept when it holds none."""
+    assert who.credential_id is not None
+    row = repository.get_credential(uow.connection, who.credential_id)
+    if row is None or row["recovery_sealed"] is None:
+        raise RecoveryNotKept(
+            "this host token holds no recovery code (a match made before codes were kept, "
+            "or a host token taken in a rematch): re-issue the host token for a new one"
+        )
+    return open_sealed(secret, who.credential_id, row["recovery_sealed"])
 
 
 @dataclass(frozen=True, slots=True)
