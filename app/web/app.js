@@ -4,7 +4,7 @@ import { clear, h } from "./dom.js";
 import { language, preferredLanguage, setLanguage, t } from "./i18n.js";
 import { addKey, dropKey, getEntry, saveEntry, takeRecovery, unknownKeys } from "./store.js";
 import { EndGame, winnerNames } from "./endgame.js";
-import { linksCard } from "./links.js";
+import { linksCard, recoveryStep } from "./links.js";
 import { recoverCard } from "./recover.js";
 import { HostSettings, StartSettings } from "./settings.js";
 import { RoundEntry } from "./entry.js";
@@ -185,9 +185,10 @@ function renderLinks(id) {
   const entry = getEntry(id);
   clear(view);
   const players = entry && entry.players ? entry.players : null;
-  const recovery = takeRecovery(id);
+  const recovery = takeRecovery(id); // right after the start: a step of its own, first
   view.append(
-    linksCard(entry, players, { recovery }) || h("p", { class: "card" }, t("no_token")),
+    ...(recovery ? [recoveryStep(recovery)] : []),
+    linksCard(id, entry, players) || h("p", { class: "card" }, t("no_token")),
     h("p", {}, h("a", { href: `#/m/${id}`, class: "button primary", id: "open-sheet" }, t("open_sheet"))),
   );
 }
@@ -268,14 +269,15 @@ class Table {
       await this.learnRoles();
       await this.refresh();
     } catch (error) {
+      if (this.hostKeyRefused(error)) return;
       if (error instanceof ApiError || !this.showLastRead()) {
         showError(error);
         return;
       }
     }
     if (this.closed) return;
-    if (this.entry.role === "host" && this.entry.links) {
-      this.root.append(linksCard(this.entry, this.names(), { collapsed: true }));
+    if (this.entry.role === "host") {
+      this.root.append(linksCard(this.id, this.entry, this.names(), { collapsed: true }));
     }
     if (this.entry.role !== "host") this.root.append(recoverCard(this.id, route));
     window.addEventListener("offline", this.onOffline);
@@ -350,7 +352,26 @@ class Table {
   }
 
   refreshQuietly() {
-    this.refresh().catch(showError);
+    this.refresh().catch((error) => this.hostKeyRefused(error) || showError(error));
+  }
+
+  /** Whether `error` is the server refusing this phone's host key (replaced on another
+   * phone, by a recovery or a re-issue): then it says so at once, stops following and
+   * opens the recovery form at the top. */
+  hostKeyRefused(error) {
+    if (!(error instanceof ApiError && error.status === 401) || this.entry.role !== "host") return false;
+    this.hostKeyReplaced();
+    return true;
+  }
+
+  hostKeyReplaced() {
+    this.stopStream({ finished: true });
+    showError(t("host_key_replaced"));
+    if (this.match) this.rounds.lock();
+    const card = this.root.querySelector("#recover") || recoverCard(this.id, route);
+    this.status.after(card); // near the top, under the message
+    card.open = true;
+    card.scrollIntoView({ block: "nearest" });
   }
 
   async connect() {
@@ -373,6 +394,7 @@ class Table {
       });
       source.addEventListener("ended", changed);
       source.addEventListener("revoked", () => {
+        if (this.entry.role === "host") return this.hostKeyReplaced();
         this.stopStream({ finished: true });
         showError(t("revoked"));
         this.rounds.lock();
@@ -380,6 +402,7 @@ class Table {
       source.addEventListener("resync", () => this.reconnect());
       source.onerror = () => this.reconnect();
     } catch (error) {
+      if (this.hostKeyRefused(error)) return;
       if (error instanceof ApiError && [401, 403, 404].includes(error.status)) {
         this.finished = true;
         showError(error);

@@ -1,7 +1,7 @@
 // "Lost the host key?": the host types the recovery code and this phone gets a new host
 // key (recoverHostToken). The answer carries a new recovery code too (the old one and
 // the old host key stop working), shown once here for the host to write down.
-import { api, newKey } from "./api.js";
+import { ApiError, api, newKey } from "./api.js";
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
 import { problemText } from "./problems.js";
@@ -59,7 +59,9 @@ export function recoverCard(matchId, done) {
       );
     } catch (error) {
       note.className = "note error";
-      note.textContent = problemText(error);
+      // A code the server does not know is a wrong code, not a link that stopped working.
+      const wrong = error instanceof ApiError && error.status === 401;
+      note.textContent = wrong ? t("recover_wrong") : problemText(error);
     } finally {
       button.disabled = false;
       note.hidden = false;
