@@ -11,11 +11,13 @@
 // The recovery code: a step of its own on the links screen right after the start, with
 // Copy and Share, so that it leaves this phone; and again from the links card, read with
 // the host key (getRecoveryCode), for a host who did not keep it.
-import { api } from "./api.js";
+import { api, newKey, request } from "./api.js";
+import { askFirst } from "./confirm.js";
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
 import { problemNodes } from "./problems.js";
 import { qrSvg } from "./qr.js";
+import { getEntry, saveEntry } from "./store.js";
 
 const CONFIRM_MS = 3000;
 
@@ -85,7 +87,7 @@ function linkItem(text, link, role, seat) {
 }
 
 /** A recovery code as text, with Copy and Share (where the browser has it). */
-function codeBox(code, id) {
+export function codeBox(code, id) {
   const said = h("span", { class: "copied", role: "status" });
   let timer = null;
   const copy = h("button", { type: "button", class: "copy-code", id: `${id}-copy` }, t("copy_link"));
@@ -162,6 +164,65 @@ function hostStep(links) {
   return box;
 }
 
+/** Keep a link the host made on this phone (a recovered host's), beside those known. */
+function keepLink(id, role, seat, link) {
+  const known = (getEntry(id) || {}).made || { players: [], viewer: null };
+  const players = [...known.players];
+  if (role === "player") players[seat] = link;
+  const made = { players, viewer: role === "viewer" ? link : known.viewer };
+  saveEntry(id, { made });
+}
+
+/** A seat's (or the viewers') row on a phone without its link: a new link, made with
+ * the host key once the host says yes (reissueToken: the old link stops working). */
+function newLinkItem(id, token, text, role, seat, name) {
+  const data = { role, seat: seat === undefined ? "" : String(seat) };
+  const button = h("button", { type: "button", class: "new-link", dataset: data }, t("new_link"));
+  const note = h("p", { class: "note error", role: "alert", hidden: true });
+  const item = h(
+    "li",
+    { dataset: data },
+    h("span", { class: "link-label" }, text),
+    h("div", { class: "link-actions" }, button),
+    note,
+  );
+  let key = null; // kept until answered: a retry after a lost answer replays it
+  button.addEventListener("click", async () => {
+    const question = seat === undefined ? t("new_viewer_link_question") : t("new_link_question", { name });
+    const yes = await askFirst({ question, yes: t("new_link") });
+    if (!yes) return;
+    button.disabled = true;
+    note.hidden = true;
+    key = key || newKey();
+    try {
+      const body = role === "player" ? { role, seat } : { role };
+      const path = `/v1/matches/${encodeURIComponent(id)}/tokens`;
+      const issued = await request("POST", path, { token, body, key });
+      key = null;
+      keepLink(id, role, seat, issued.link);
+      item.replaceWith(linkItem(text, issued.link, role, seat));
+    } catch (error) {
+      note.replaceChildren(...problemNodes(error));
+      note.hidden = false;
+      button.disabled = false;
+    }
+  });
+  return item;
+}
+
+/** A recovered host's rows: the links made on this phone, a New link button for the rest. */
+function madeLinks(id, entry, players) {
+  const made = entry.made || { players: [], viewer: null };
+  const row = (text, role, seat, link, name) =>
+    link ? linkItem(text, link, role, seat) : newLinkItem(id, entry.token, text, role, seat, name);
+  return [
+    ...(players || []).map((name, seat) =>
+      row(t("link_player", { name }), "player", seat, made.players[seat], name),
+    ),
+    row(t("link_viewer"), "viewer", undefined, made.viewer),
+  ];
+}
+
 /** The links card of match `id`, or null when this phone holds no host key. Without
  * the links (a host key recovered on this phone: they are on the phone that started the
  * table) it holds the recovery code's button only. `players`: the seats' names. */
@@ -181,7 +242,10 @@ export function linksCard(id, entry, players, { collapsed = false } = {}) {
         ),
         hostStep(links),
       ]
-    : [h("p", { class: "muted", id: "links-elsewhere" }, t("links_elsewhere"))];
+    : [
+        h("p", { class: "muted", id: "links-elsewhere" }, t("links_elsewhere")),
+        h("ul", { class: "links" }, ...madeLinks(id, entry, players)),
+      ];
   return h(
     collapsed ? "details" : "section",
     { class: "card", id: "links" },

@@ -1,9 +1,11 @@
 // "Lost the host key?": the host types the recovery code and this phone gets a new host
 // key (recoverHostToken). The answer carries a new recovery code too (the old one and
-// the old host key stop working), shown once here for the host to write down.
+// the old host key stop working), shown here with Copy and Share for the host to keep
+// (the links card shows it again).
 import { ApiError, api, newKey } from "./api.js";
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
+import { codeBox } from "./links.js";
 import { problemText } from "./problems.js";
 import { addKey, dropKey } from "./store.js";
 
@@ -18,7 +20,7 @@ export function recoverCard(matchId, done) {
     required: true,
   });
   const button = h("button", { type: "submit", class: "primary", id: "recover-submit" }, t("recover_submit"));
-  const note = h("p", { class: "note", id: "recover-note", role: "status", hidden: true });
+  const note = h("div", { class: "note", id: "recover-note", role: "status", hidden: true });
   const form = h(
     "form",
     { id: "recover-form" },
@@ -52,9 +54,7 @@ export function recoverCard(matchId, done) {
       note.className = "note";
       note.replaceChildren(
         t("recover_done"),
-        " ",
-        h("code", { id: "new-recovery-code", class: "secret-code" }, issued.recovery || ""),
-        " ",
+        codeBox(issued.recovery || "", "new-recovery-code"), // Copy and Share, as at the start
         h("button", { type: "button", class: "primary", id: "recover-continue", onclick: done }, t("recover_continue")),
       );
     } catch (error) {

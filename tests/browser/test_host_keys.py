@@ -1,7 +1,8 @@
 """Keys a table can keep (issue #39): the recovery code as a step of its own when a table
 starts, with Copy and Share; the host sees it again from the links card; a wrong code
 is said to be wrong; a phone whose host key was replaced says so at once and offers the
-recovery; a recovered host is the host everywhere, links and rematch.
+recovery; a recovered host is the host everywhere: the links card (the code, a new link
+for a seat) and the rematch.
 
 The browser and the server are ``tests/browser/conftest.py``'s; phones at 360 px.
 """
@@ -148,6 +149,26 @@ def test_a_recovered_host_is_the_host_for_the_links_and_the_rematch(
     expect(page.locator("#links-elsewhere")).to_have_text(EN["links_elsewhere"])
     page.click("#show-recovery")
     expect(page.locator("#recovery-code-again")).to_have_text(new_code)
+    # A new link for Csaba, once the host says yes: his old one stops working.
+    new_link = page.locator('#links button.new-link[data-role="player"][data-seat="2"]')
+    new_link.click()
+    page.click("#confirm-no")
+    expect(page.locator('#links a.join-link[data-seat="2"]')).to_have_count(0)
+    assert api(server, "GET", f"/v1/matches/{match_id}/me", tokens["players"][2]).status_code == 200
+    new_link.click()
+    page.click("#confirm-yes")
+    link = page.locator('#links a.join-link[data-role="player"][data-seat="2"]')
+    expect(link).to_have_count(1)
+    token = str(link.get_attribute("href")).split("?t=", 1)[1]
+    me = api(server, "GET", f"/v1/matches/{match_id}/me", token).json()
+    assert me == {"role": "player", "seat": 2}
+    assert api(server, "GET", f"/v1/matches/{match_id}/me", tokens["players"][2]).status_code == 401
+    page.reload()  # the link made here is kept on this phone
+    page.click("#links summary")
+    expect(page.locator('#links a.join-link[data-seat="2"]')).to_have_attribute(
+        "href", re.compile(re.escape(token) + "$")
+    )
+    expect(page.locator('#links button.new-link[data-role="viewer"]')).to_have_count(1)
 
     # The rematch: started from this phone, which is its host, with its links.
     page.click("#end")
