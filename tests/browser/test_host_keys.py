@@ -182,3 +182,36 @@ def test_a_recovered_host_is_the_host_for_the_links_and_the_rematch(
     me = api(server, "GET", f"/v1/matches/{new_id}/me", stored["token"]).json()
     assert me == {"role": "host", "seat": None}
     phone.check_clean()
+
+
+def test_a_host_recovered_on_the_ended_match_takes_the_host_seat_in_its_rematch(
+    browser: Browser, server: LiveServer, phones: list[Phone]
+) -> None:
+    created = create(server, {"game": "asszorti", "players": NAMES})
+    match_id, tokens = created["id"], created["tokens"]
+    path = f"/v1/matches/{match_id}"
+    assert api(server, "POST", f"{path}/end", tokens["host"]).status_code == 200
+    # The lost phone started the rematch; the host kept only the ended match's code.
+    started = api(server, "POST", f"{path}/rematch", tokens["host"])
+    assert started.status_code == 201
+    new_id = started.json()["id"]
+    phone = new_phone(phones, browser, server)
+    page = phone.open(tokens["links"]["players"][0])
+    page.wait_for_selector("#result:not([hidden])")
+    page.click("#recover summary")
+    page.fill("#recovery-input", tokens["recovery"])
+    page.click("#recover-submit")
+    page.click("#recover-continue")
+    take = page.locator("#rematch-take")
+    expect(take).to_have_text(EN["rematch_take_host"])
+    take.click()
+    page.wait_for_url(re.compile(rf"#/m/{new_id}$"))
+    page.wait_for_selector("#live.on")
+    expect(page.locator("#host-settings")).to_be_visible()
+    stored = _stored(page, new_id)
+    me = api(server, "GET", f"/v1/matches/{new_id}/me", stored["token"]).json()
+    assert me == {"role": "host", "seat": None}
+    # Its links card: a new link for each seat, made with the host key it took.
+    page.click("#links summary")
+    expect(page.locator("#links button.new-link")).to_have_count(4)
+    phone.check_clean()
