@@ -40,7 +40,6 @@ from app.services.auth import (
     CLUSTER,
     Principal,
     Role,
-    hash_secret,
     is_match_id,
     new_credential,
     new_recovery_code,
@@ -192,7 +191,7 @@ def take_rematch_seat(uow: UnitOfWork, who: Principal, match: Any) -> RematchSea
     repository.delete_credential(connection, credential_id)
     token, row = new_credential(rematch_id, who.role, who.seat)
     secret = token.split(".", 1)[1]
-    row.update(id=credential_id, secret_hash=hash_secret(secret))
+    row["id"] = credential_id
     repository.insert_credentials(connection, [row])
     return RematchSeat(rematch_id, Issued(who.role, who.seat, f"{credential_id}.{secret}"))
 

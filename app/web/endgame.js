@@ -93,7 +93,7 @@ export class EndGame {
     const role = (this.table.entry && this.table.entry.role) || "viewer";
     const take = h("button", { type: "button", class: "primary", id: "rematch-take" }, t(`rematch_take_${role}`));
     const note = h("p", { class: "note error", id: "rematch-take-note", role: "alert", hidden: true });
-    take.addEventListener("click", () => this.takeSeat(id, take, note));
+    take.addEventListener("click", () => this.takeSeat(take, note));
     clear(this.rematchBox).append(
       h("p", { class: "rematch", id: "rematch-note" }, t("rematch_started")),
       h("p", { class: "actions" }, take),
@@ -102,7 +102,7 @@ export class EndGame {
   }
 
   /** This phone's own seat in the rematch (its key's role and seat), then the rematch. */
-  async takeSeat(id, button, note) {
+  async takeSeat(button, note) {
     const table = this.table;
     button.disabled = true;
     note.hidden = true;
