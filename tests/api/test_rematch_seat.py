@@ -92,3 +92,11 @@ def test_no_rematch_yet_is_a_conflict_and_other_matches_tokens_are_refused(
     assert foreign.status_code == 403
     anonymous = table.client.post(f"{table.url}/rematch/seat")
     assert anonymous.status_code == 401
+
+
+def test_an_invalid_past_end_is_refused_after_the_caller_is_checked(table: Table) -> None:
+    path = f"{table.url}/events?past_end=maybe"
+    assert table.client.get(path).status_code == 401  # the caller first, as everywhere
+    refused = table.client.get(path, headers=table.auth("viewer"))
+    assert refused.status_code == 422
+    assert [e["loc"] for e in refused.json()["errors"]] == [["query", "past_end"]]

@@ -152,20 +152,14 @@ async def stream_opening(
         str | None,
         Header(alias="Last-Event-ID", description="The id of the last event received"),
     ] = None,
-    past_end: Annotated[
-        bool,
-        Query(
-            description="Keep the stream open after the match ends: its renames, re-issued "
-            "tokens and rematch still arrive"
-        ),
-    ] = False,
 ) -> StreamStart:
     """Who follows the match, with their token or a stream ticket, and where their
     stream starts: one read, before the stream opens, so that a 401, 404, 403 or 503
     is an answer of its own (problem+json), not a stream cut short.
 
     ``?after=`` is taken here as sent: the route declares it, and FastAPI refuses an
-    invalid one (422) only after this dependency has checked the caller."""
+    invalid one (422) only after this dependency has checked the caller; so is
+    ``?past_end=``."""
     access = None if ticket is not None else access_of(credentials, match_id, Permission.READ)
     after = request.query_params.get("after")
     start = _version(after) if after is not None else _version(last_event_id)
@@ -181,6 +175,7 @@ async def stream_opening(
         _frame(version, data, retry=RETRY_MS if i == 0 else None)
         for i, (version, data) in enumerate(opened.events)
     ]
+    past_end = request.query_params.get("past_end", "").lower() in TRUE
     return StreamStart(opened.who, opened.version, opened.ended, first, past_end)
 
 
@@ -199,6 +194,24 @@ async def resume_after(
 
 AfterDep = Annotated[int | None, Depends(resume_after)]
 
+TRUE = frozenset({"1", "true", "yes", "on", "t", "y"})  # as FastAPI reads a true bool
+
+
+async def follow_past_end(
+    past_end: Annotated[
+        bool,
+        Query(
+            description="Keep the stream open after the match ends: its renames, re-issued "
+            "tokens and rematch still arrive"
+        ),
+    ] = False,
+) -> bool:
+    """``?past_end=``, declared and validated (after ``stream_opening``, which used it)."""
+    return past_end
+
+
+PastEndDep = Annotated[bool, Depends(follow_past_end)]
+
 
 def _frame(version: int, data: dict[str, Any], *, retry: int | None = None) -> bytes:
     """An event this stream alone sends (its opening, resync, revoked)."""
@@ -215,7 +228,9 @@ def _frame(version: int, data: dict[str, Any], *, retry: int | None = None) -> b
     # Each event's data is a MatchEvent (app/api/openapi.py says so in the document).
     responses={200: {"model": MatchEvent}, **responses(401, 403, 404, 422)},
 )
-async def follow_match(opened: OpeningDep, _after: AfterDep, request: Request) -> EventStream:
+async def follow_match(
+    opened: OpeningDep, _after: AfterDep, _past_end: PastEndDep, request: Request
+) -> EventStream:
     """A `snapshot` of the match, then one event per change. Resume with
     `Last-Event-ID` (or `?after=version`): the changes missed are sent once each, in
     order, or a `snapshot` when they are too old to replay. The stream closes after
