@@ -74,6 +74,14 @@ class RematchExists(ServiceError):
     code, title = "rematch_exists", "The match has a rematch already"
 
 
+class RematchNotStarted(ServiceError):
+    code, title = "rematch_not_started", "The match has no rematch yet"
+
+
+class RecoveryNotKept(ServiceError):
+    code, title = "recovery_not_kept", "This host token holds no recovery code"
+
+
 class NotLastRound(ServiceError):
     code, title = "not_last_round", "Only the last round can be removed"
 

@@ -453,6 +453,39 @@ class IssuedToken(Read):
     )
 
 
+class RecoveryCode(Read):
+    """The match's current recovery code, shown to the host token it is kept for."""
+
+    model_config = ConfigDict(json_schema_extra={"examples": [{"recovery_code": "q8ZfK2..."}]})
+
+    recovery_code: str
+
+
+class RematchSeat(Read):
+    """A token of the rematch, for the role and seat of the token of the match before it
+    that asked: the host's, a player's own seat, or a viewer's."""
+
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [
+                {
+                    "match_id": "9a0c...",
+                    "role": "player",
+                    "seat": 1,
+                    "token": "9a0cW1xk2LmQpR3s.Zq...",
+                    "link": "https://squarescores.example/#/m/9a0c...?t=9a0cW1xk2LmQpR3s.Zq...",
+                }
+            ]
+        }
+    )
+
+    match_id: str = Field(description="the rematch's id")
+    role: TokenRole
+    seat: int | None
+    token: str
+    link: str = Field(description="the token as a join link (see JoinLinks)")
+
+
 class HostRecovery(StrictModel):
     """The match's current recovery code: the one shown at creation, or the last one a
     recovery or a re-issue of the host's token gave."""

@@ -164,6 +164,8 @@ PlayerDep = Annotated[Turn, Depends(CallerTurn(Permission.PLAY, write=True), sco
 # A read only a player or the host may make (a round's preview): the match is not locked.
 PlayerReaderDep = Annotated[Turn, Depends(CallerTurn(Permission.PLAY), scope="function")]
 HostDep = Annotated[Turn, Depends(CallerTurn(Permission.HOST, write=True), scope="function")]
+# A read only the host may make (the recovery code).
+HostReaderDep = Annotated[Turn, Depends(CallerTurn(Permission.HOST), scope="function")]
 WriteTurnDep = Annotated[Turn, Depends(write_turn, scope="function")]
 
 

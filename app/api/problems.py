@@ -190,6 +190,8 @@ STATUS: dict[type[ServiceError], int] = {
     errors.MatchFull: 409,
     errors.MatchNotEnded: 409,
     errors.RematchExists: 409,
+    errors.RematchNotStarted: 409,
+    errors.RecoveryNotKept: 409,
     errors.NotLastRound: 409,
     errors.SettingLocked: 409,
     errors.CorrectionConflict: 409,

@@ -124,6 +124,11 @@ class Credential(SQLModel, table=True):
     role: str = Field(max_length=8)
     seat: int | None = None
     secret_hash: str = Field(max_length=64)
+    # A host credential's recovery code, sealed with its own token's secret
+    # (app/services/recovery.py): the table alone opens none.
+    recovery_sealed: bytes | None = Field(
+        default=None, sa_column=Column(LargeBinary, nullable=True)
+    )
 
 
 MATCH: Table = Match.__table__  # type: ignore[attr-defined]

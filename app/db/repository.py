@@ -78,6 +78,7 @@ _GET_MATCH_WITH_CREDENTIAL = (
 # The match row, and the credential's: a token re-issued while this waited for the
 # match's lock is then read as it is after the re-issue (gone), not as before.
 _LOCK_MATCH_WITH_CREDENTIAL = _GET_MATCH_WITH_CREDENTIAL.with_for_update(of=[MATCH, CREDENTIAL])
+_DELETE_CREDENTIAL = delete(CREDENTIAL).where(CREDENTIAL.c.id == bindparam("id"))
 _DELETE_CREDENTIALS_OF = delete(CREDENTIAL).where(
     CREDENTIAL.c.match_id == bindparam("match_id"),
     CREDENTIAL.c.role == bindparam("role"),
@@ -261,6 +262,11 @@ def insert_credentials(connection: Connection, rows: Iterable[Mapping[str, Any]]
 
 def get_credential(connection: Connection, credential_id: str) -> RowMapping | None:
     return connection.execute(_GET_CREDENTIAL, {"id": credential_id}).mappings().first()
+
+
+def delete_credential(connection: Connection, credential_id: str) -> None:
+    """Revoke one token, by its credential id."""
+    connection.execute(_DELETE_CREDENTIAL, {"id": credential_id})
 
 
 def delete_credentials_of(

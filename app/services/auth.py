@@ -82,6 +82,7 @@ def new_credential(match_id: str, role: Role, seat: int | None) -> tuple[str, di
         "role": role.value,
         "seat": seat,
         "secret_hash": hash_secret(secret),
+        "recovery_sealed": None,  # a host's, once its recovery code is sealed for it
     }
     return f"{credential_id}.{secret}", row
 

@@ -32,6 +32,7 @@ from app.games.base import (
 from app.services import changes, ratelimit
 from app.services.auth import Role, new_credentials, new_recovery_code
 from app.services.ratelimit import RateLimit
+from app.services.recovery import sealed_for
 from app.services.scoring import rule_error
 from app.services.state import (
     MatchState,
@@ -46,7 +47,8 @@ from app.services.writes import WriteRequest, check_expected, check_writable
 @dataclass(frozen=True, slots=True)
 class NewMatch:
     """A match just created, its tokens (host, players, viewer) and the host's
-    recovery code: shown once, only their hashes are stored."""
+    recovery code: shown once, only their hashes are stored (and the code sealed
+    for the host token, app/services/recovery.py)."""
 
     match: MatchState
     tokens: dict[str, Any]
@@ -102,6 +104,8 @@ def create_match(
     recovery, row["recovery_hash"] = new_recovery_code()
     repository.insert_match(uow.connection, row)
     tokens, credential_rows = new_credentials(match_id, game.seat_count)
+    host_row = next(c for c in credential_rows if c["role"] == Role.HOST.value)
+    host_row["recovery_sealed"] = sealed_for(tokens["host"], recovery)
     repository.insert_credentials(uow.connection, credential_rows)
     return NewMatch(MatchState.load(row), tokens, recovery)
 

@@ -5,20 +5,40 @@ A re-issued token replaces the one before it at once: the old credential row is
 deleted, and every request reads its credential afresh, on every worker. A recovery
 gives a new recovery code, which retires the one it was made with: a leaked code
 takes over a match once, not for good. The host re-issuing its own token gets a new
-code too, for the same reason.
+code too, for the same reason. The code is also kept sealed for the host token it came
+with (app/services/recovery.py), so the host can see it again (``recovery_code``).
+
+A phone of an ended match takes its own seat in the match's rematch with the token it
+holds (``take_rematch_seat``): the same role and seat, never more. The token must still
+work (one the host re-issued meanwhile is unknown, so gets nothing), and the seat's
+tokens in the rematch must not have been replaced since it began (a host who re-issued
+them there has decided who holds them). Each token of the old match holds at most one
+token of the rematch: taking the seat again replaces the one taken before.
 """
 
 from __future__ import annotations
 
+import base64
+import hashlib
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
 from app.db import repository
 from app.db.database import UnitOfWork
-from app.errors import FieldError, InvalidInput, MatchNotFound, Unauthenticated
+from app.errors import (
+    FieldError,
+    Forbidden,
+    InvalidInput,
+    MatchNotFound,
+    RecoveryNotKept,
+    RematchNotStarted,
+    Unauthenticated,
+)
 from app.services import changes, ratelimit
 from app.services.auth import (
+    CLUSTER,
+    Principal,
     Role,
     is_match_id,
     new_credential,
@@ -26,6 +46,7 @@ from app.services.auth import (
     recovery_matches,
 )
 from app.services.ratelimit import RateLimit
+from app.services.recovery import open_sealed, sealed_for
 from app.services.state import MatchState, utcnow
 from app.services.writes import WriteRequest, lock_match
 
@@ -57,6 +78,11 @@ def _replace(
     now = utcnow()
     repository.delete_credentials_of(connection, match_id, role.value, seat)
     token, row = new_credential(match_id, role, seat)
+    recovery = None
+    changed: dict[str, Any] = {"version": state.version + 1, "updated_at": now}
+    if new_recovery:
+        recovery, changed["recovery_hash"] = new_recovery_code()
+        row["recovery_sealed"] = sealed_for(token, recovery)  # the host sees it again
     repository.insert_credentials(connection, [row])
     repository.insert_history_entry(
         connection,
@@ -68,10 +94,6 @@ def _replace(
             "recorded_at": now,
         },
     )
-    changed: dict[str, Any] = {"version": state.version + 1, "updated_at": now}
-    recovery = None
-    if new_recovery:
-        recovery, changed["recovery_hash"] = new_recovery_code()
     changes.save(uow, state, changed, "token_reissued", role=role.value, seat=seat)
     return Issued(role, seat, token, recovery)
 
@@ -119,6 +141,76 @@ def recover_host(uow: UnitOfWork, match_id: str, recovery_code: str) -> Issued:
     return _replace(
         uow, state, Role.HOST, None, "recovery", "host_token_recovered", new_recovery=True
     )
+
+
+def recovery_code(uow: UnitOfWork, who: Principal, secret: str) -> str:
+    """The match's current recovery code, for the host token ``who`` stands for (its
+    ``secret`` opens the code sealed for it); RecoveryNotKept when it holds none."""
+    assert who.credential_id is not None
+    row = repository.get_credential(uow.connection, who.credential_id)
+    if row is None or row["recovery_sealed"] is None:
+        raise RecoveryNotKept(
+            "this host token holds no recovery code (a match made before codes were kept, "
+            "or a host token taken in a rematch): re-issue the host token for a new one"
+        )
+    return open_sealed(secret, who.credential_id, row["recovery_sealed"])
+
+
+@dataclass(frozen=True, slots=True)
+class RematchSeat:
+    """A token of the rematch, taken with a token of the match before it."""
+
+    match_id: str
+    issued: Issued
+
+
+# Changes of a match's history that replace the tokens of a role (and seat).
+_REPLACING = frozenset({"token_reissued", "host_token_recovered"})
+_HISTORY_PAGE = 100
+
+
+def take_rematch_seat(uow: UnitOfWork, who: Principal, match: Any) -> RematchSeat:
+    """A token of the rematch of ``match`` for the role and seat of ``who``, the caller
+    (checked with their token, which still works). Refused while there is no rematch
+    (409), and once the rematch's tokens of that role and seat were replaced (403)."""
+    rematch_id = match["rematch_id"]
+    if rematch_id is None:
+        raise RematchNotStarted("the match has no rematch yet: the host starts it once it ended")
+    connection = uow.connection
+    # Locked: a re-issue of the seat in the rematch comes wholly before or after this.
+    repository.get_match(connection, rematch_id, for_update=True)
+    if _replaced_in(uow, rematch_id, who):
+        raise Forbidden(
+            "the host has replaced this seat's tokens in the rematch: ask the host for its link"
+        )
+    assert who.credential_id is not None
+    # The same token of the old match always names the same credential of the rematch,
+    # so taking the seat again replaces it: one token of the rematch per token of before.
+    digest = hashlib.sha256(f"{rematch_id}:{who.credential_id}".encode()).digest()
+    credential_id = rematch_id[:CLUSTER] + base64.urlsafe_b64encode(digest).decode()[:12]
+    repository.delete_credential(connection, credential_id)
+    token, row = new_credential(rematch_id, who.role, who.seat)
+    secret = token.split(".", 1)[1]
+    row["id"] = credential_id
+    repository.insert_credentials(connection, [row])
+    return RematchSeat(rematch_id, Issued(who.role, who.seat, f"{credential_id}.{secret}"))
+
+
+def _replaced_in(uow: UnitOfWork, match_id: str, who: Principal) -> bool:
+    """Whether the tokens of ``who``'s role (and seat) at ``match_id`` were replaced."""
+    after = 0
+    while rows := repository.list_history(
+        uow.connection, match_id, after=after, limit=_HISTORY_PAGE
+    ):
+        for row in rows:
+            detail = row["detail"] or {}
+            if row["action"] in _REPLACING and (detail.get("role"), detail.get("seat")) == (
+                who.role.value,
+                who.seat,
+            ):
+                return True
+        after += len(rows)
+    return False
 
 
 def history(

@@ -87,6 +87,11 @@ export const api = {
    * `key`: the Idempotency-Key, kept by the caller so that a retry gets the same answer. */
   recover: (id, code, key) =>
     request("POST", `${m(id)}/recover`, { body: { recovery_code: code }, key }),
+  /** A token of the match's rematch for this token's own role and seat:
+   * {match_id, role, seat, token, link}. */
+  takeRematchSeat: (id, token) => request("POST", `${m(id)}/rematch/seat`, { token }),
+  /** The match's current recovery code, for the host key: {recovery_code}. */
+  recoveryCode: (id, token) => request("GET", `${m(id)}/recovery`, { token }),
   /** Whom the token stands for: {role: "host" | "player" | "viewer", seat}. */
   me: (id, token) => request("GET", `${m(id)}/me`, { token }),
 };

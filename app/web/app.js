@@ -4,7 +4,7 @@ import { clear, h } from "./dom.js";
 import { language, preferredLanguage, setLanguage, t } from "./i18n.js";
 import { addKey, dropKey, getEntry, saveEntry, takeRecovery, unknownKeys } from "./store.js";
 import { EndGame, winnerNames } from "./endgame.js";
-import { linksCard } from "./links.js";
+import { linksCard, recoveryStep } from "./links.js";
 import { recoverCard } from "./recover.js";
 import { HostSettings, StartSettings } from "./settings.js";
 import { RoundEntry } from "./entry.js";
@@ -196,9 +196,10 @@ function renderLinks(id) {
   const entry = getEntry(id);
   clear(view);
   const players = entry && entry.players ? entry.players : null;
-  const recovery = takeRecovery(id);
+  const recovery = takeRecovery(id); // right after the start: a step of its own, first
   view.append(
-    linksCard(entry, players, { recovery }) || h("p", { class: "card" }, t("no_token")),
+    ...(recovery ? [recoveryStep(recovery)] : []),
+    linksCard(id, entry, players) || h("p", { class: "card" }, t("no_token")),
     h("p", {}, h("a", { href: `#/m/${id}`, class: "button primary", id: "open-sheet" }, t("open_sheet"))),
   );
 }
@@ -229,7 +230,7 @@ class Table {
     this.closed = false;
     this.refreshing = null;
     this.again = false;
-    this.finished = false; // ended, or the link refused: no stream to wait for
+    this.finished = false; // the link refused: no stream to wait for
     this.wasLive = false; // the stream has opened once: the next open is a reconnection
     this.onOffline = () => this.reconnect({ now: false });
     this.onOnline = () => this.reconnect({ now: true });
@@ -274,6 +275,7 @@ class Table {
       this.status,
       this.target,
       this.targetNote,
+      this.endgame.rematchBox, // an ended match's rematch, told at the top (endgame.js)
       this.sheetBox,
       this.rulesBox, // an own table's rules, as the group wrote them
       this.rounds.under, // the outbox and an opened round (entry.js)
@@ -291,14 +293,15 @@ class Table {
       await this.learnRoles();
       await this.refresh();
     } catch (error) {
+      if (this.hostKeyRefused(error)) return;
       if (error instanceof ApiError || !this.showLastRead()) {
         showError(error);
         return;
       }
     }
     if (this.closed) return;
-    if (this.entry.role === "host" && this.entry.links) {
-      this.root.append(linksCard(this.entry, this.names(), { collapsed: true }));
+    if (this.entry.role === "host") {
+      this.root.append(linksCard(this.id, this.entry, this.names(), { collapsed: true }));
     }
     if (this.entry.role !== "host") this.root.append(recoverCard(this.id, route));
     window.addEventListener("offline", this.onOffline);
@@ -375,7 +378,26 @@ class Table {
   }
 
   refreshQuietly() {
-    this.refresh().catch(showError);
+    this.refresh().catch((error) => this.hostKeyRefused(error) || showError(error));
+  }
+
+  /** Whether `error` is the server refusing this phone's host key (replaced on another
+   * phone, by a recovery or a re-issue): then it says so at once, stops following and
+   * opens the recovery form at the top. */
+  hostKeyRefused(error) {
+    if (!(error instanceof ApiError && error.status === 401) || this.entry.role !== "host") return false;
+    this.hostKeyReplaced();
+    return true;
+  }
+
+  hostKeyReplaced() {
+    this.stopStream({ finished: true });
+    showError(t("host_key_replaced"));
+    if (this.match) this.rounds.lock();
+    const card = this.root.querySelector("#recover") || recoverCard(this.id, route);
+    this.status.after(card); // near the top, under the message
+    card.open = true;
+    card.scrollIntoView({ block: "nearest" });
   }
 
   async connect() {
@@ -383,7 +405,8 @@ class Table {
     try {
       const { url } = await api.ticket(this.id, this.token);
       if (this.closed) return;
-      const source = new EventSource(url);
+      // Past the end too: an ended match is still renamed, and its rematch starts.
+      const source = new EventSource(`${url}&past_end=true`);
       this.source = source;
       const changed = () => this.refreshQuietly();
       for (const kind of ["snapshot", "round_entered", "round_corrected", "round_removed", "match_updated", "token_reissued"]) {
@@ -395,11 +418,9 @@ class Table {
         this.wasLive = true;
         this.setLive(true);
       });
-      source.addEventListener("ended", () => {
-        changed();
-        this.stopStream({ finished: true });
-      });
+      source.addEventListener("ended", changed);
       source.addEventListener("revoked", () => {
+        if (this.entry.role === "host") return this.hostKeyReplaced();
         this.stopStream({ finished: true });
         showError(t("revoked"));
         this.rounds.lock();
@@ -407,6 +428,7 @@ class Table {
       source.addEventListener("resync", () => this.reconnect());
       source.onerror = () => this.reconnect();
     } catch (error) {
+      if (this.hostKeyRefused(error)) return;
       if (error instanceof ApiError && [401, 403, 404].includes(error.status)) {
         this.finished = true;
         showError(error);
@@ -427,8 +449,7 @@ class Table {
   /** A new stream after a drop: in a while, or `now` (the connection came back). While
    * the phone is offline it only waits for the 'online' event. */
   reconnect({ now = false } = {}) {
-    const ended = Boolean(this.match && this.match.status === "ended");
-    this.stopStream({ finished: ended });
+    this.stopStream();
     if (this.closed || this.finished) return;
     clearTimeout(this.retry);
     if (!navigator.onLine) return;

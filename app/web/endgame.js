@@ -2,12 +2,14 @@
 // the settlement, as the API gives them; the sheet as CSV in the page's language
 // (fetched with the token in the Authorization header, saved from a Blob: no token in
 // any URL); and Print (the @media print styles). The host of an ended match starts its
-// rematch from here, and everyone sees where the rematch is.
-import { ApiError, NetworkError, call, newKey } from "./api.js";
+// rematch from here, and every phone is told at the top once it has started (the stream
+// follows an ended match too): a phone that has no key for the rematch takes its own seat
+// there with one tap, the same role and seat its key of the ended match has (takeRematchSeat).
+import { ApiError, NetworkError, api, call, newKey } from "./api.js";
 import { clear, h } from "./dom.js";
 import { language, t } from "./i18n.js";
 import { problemNodes } from "./problems.js";
-import { getEntry } from "./store.js";
+import { addKey, getEntry } from "./store.js";
 import { keepNewMatch } from "./tables.js";
 import { chartFigure } from "./chart.js";
 
@@ -74,20 +76,56 @@ export class EndGame {
     const actions = h("div", { class: "actions" }, this.csv, this.print);
     this.tools = h("div", { class: "tools" }, actions, this.note);
     this.rematchKey = null; // kept until the rematch is answered: a retry replays it
+    // The started rematch, under the status line: every phone sees it without scrolling.
+    this.rematchBox = h("section", { class: "card rematch-box", id: "rematch-box", role: "status", hidden: true });
+    this.rematchShown = null; // the rematch the box was drawn for (a redraw keeps its note)
   }
 
-  /** The rematch's line of an ended match: the host's button, or where the rematch is. */
-  rematchPart(match) {
-    if (match.status !== "ended") return null;
-    const id = match.rematch_id;
-    if (id) {
-      if (!getEntry(id)) {
-        return h("p", { class: "rematch muted", id: "rematch-note" }, t("rematch_elsewhere"));
-      }
-      const href = `#/m/${encodeURIComponent(id)}`;
+  /** The box of a started rematch: open it, or take this phone's own seat in it. */
+  drawRematch(match) {
+    const id = match.status === "ended" ? match.rematch_id : null;
+    const known = Boolean(id && getEntry(id));
+    const shown = id ? `${id}:${known}` : null;
+    if (shown === this.rematchShown) return;
+    this.rematchShown = shown;
+    this.rematchBox.hidden = !id;
+    if (!id) return clear(this.rematchBox);
+    const href = `#/m/${encodeURIComponent(id)}`;
+    if (known) {
       const link = h("a", { href, class: "button primary", id: "rematch-link" }, t("rematch_open"));
-      return h("p", { class: "rematch" }, link);
+      return clear(this.rematchBox).append(h("p", { class: "rematch" }, link));
     }
+    const role = (this.table.entry && this.table.entry.role) || "viewer";
+    const take = h("button", { type: "button", class: "primary", id: "rematch-take" }, t(`rematch_take_${role}`));
+    const note = h("p", { class: "note error", id: "rematch-take-note", role: "alert", hidden: true });
+    take.addEventListener("click", () => this.takeSeat(take, note));
+    clear(this.rematchBox).append(
+      h("p", { class: "rematch", id: "rematch-note" }, t("rematch_started")),
+      h("p", { class: "actions" }, take),
+      note,
+    );
+  }
+
+  /** This phone's own seat in the rematch (its key's role and seat), then the rematch. */
+  async takeSeat(button, note) {
+    const table = this.table;
+    button.disabled = true;
+    note.hidden = true;
+    try {
+      const seat = await api.takeRematchSeat(table.id, table.token);
+      addKey(seat.match_id, seat.token, seat.role, seat.seat);
+      location.hash = `#/m/${encodeURIComponent(seat.match_id)}`;
+    } catch (error) {
+      note.replaceChildren(...problemNodes(error)); // a key replaced meanwhile gets nothing
+      note.hidden = false;
+      note.scrollIntoView({ block: "nearest" });
+      button.disabled = false;
+    }
+  }
+
+  /** The host's Rematch button in the result card of an ended match not yet rematched. */
+  rematchPart(match) {
+    if (match.status !== "ended" || match.rematch_id) return null;
     const entry = this.table.entry;
     if (!entry || entry.role !== "host") return null;
     const button = h("button", { type: "button", class: "primary", id: "rematch" }, t("rematch"));
@@ -117,6 +155,7 @@ export class EndGame {
   draw() {
     const { match, sheet } = this.table;
     if (!match || !sheet) return;
+    this.drawRematch(match);
     if (match.status === "in_progress") {
       this.result.hidden = true;
       clear(this.result);

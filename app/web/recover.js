@@ -1,9 +1,11 @@
 // "Lost the host key?": the host types the recovery code and this phone gets a new host
 // key (recoverHostToken). The answer carries a new recovery code too (the old one and
-// the old host key stop working), shown once here for the host to write down.
-import { api, newKey } from "./api.js";
+// the old host key stop working), shown here with Copy and Share for the host to keep
+// (the links card shows it again).
+import { ApiError, api, newKey } from "./api.js";
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
+import { codeBox } from "./links.js";
 import { problemText } from "./problems.js";
 import { addKey, dropKey } from "./store.js";
 
@@ -18,7 +20,7 @@ export function recoverCard(matchId, done) {
     required: true,
   });
   const button = h("button", { type: "submit", class: "primary", id: "recover-submit" }, t("recover_submit"));
-  const note = h("p", { class: "note", id: "recover-note", role: "status", hidden: true });
+  const note = h("div", { class: "note", id: "recover-note", role: "status", hidden: true });
   const form = h(
     "form",
     { id: "recover-form" },
@@ -52,14 +54,14 @@ export function recoverCard(matchId, done) {
       note.className = "note";
       note.replaceChildren(
         t("recover_done"),
-        " ",
-        h("code", { id: "new-recovery-code", class: "secret-code" }, issued.recovery || ""),
-        " ",
+        codeBox(issued.recovery || "", "new-recovery-code"), // Copy and Share, as at the start
         h("button", { type: "button", class: "primary", id: "recover-continue", onclick: done }, t("recover_continue")),
       );
     } catch (error) {
       note.className = "note error";
-      note.textContent = problemText(error);
+      // A code the server does not know is a wrong code, not a link that stopped working.
+      const wrong = error instanceof ApiError && error.status === 401;
+      note.textContent = wrong ? t("recover_wrong") : problemText(error);
     } finally {
       button.disabled = false;
       note.hidden = false;

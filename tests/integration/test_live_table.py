@@ -242,6 +242,38 @@ def test_a_browser_follows_with_a_ticket_that_cannot_write(
     assert follower.kinds_until_end() == [("ended", "2")]
 
 
+def test_past_end_a_stream_follows_an_ended_match_s_rename_and_rematch(
+    servers: tuple[LiveServer, LiveServer],
+) -> None:
+    writer, reader = servers
+    match = _match(writer)
+    path, host = f"/v1/matches/{match['id']}", _auth(match["tokens"]["host"])
+    url = f"{reader.url}{path}/events?past_end=true"
+    during = Follower(url, _auth(match["tokens"]["players"][1]))
+    assert during.next() is not None  # the snapshot
+    assert httpx.post(f"{writer.url}{path}/end", headers=host).is_success
+    ended = during.next()
+    assert ended is not None and (ended.kind, ended.id) == ("ended", "2")
+    # Opened on the ended match: its snapshot, and the stream stays open too.
+    after = Follower(url, _auth(match["tokens"]["viewer"]))
+    snapshot = after.next()
+    assert snapshot is not None and (snapshot.kind, snapshot.id) == ("snapshot", "2")
+    renamed = httpx.patch(f"{writer.url}{path}/players/0", json={"name": "Anikó"}, headers=host)
+    assert renamed.is_success
+    started = httpx.post(f"{writer.url}{path}/rematch", headers=host)
+    assert started.status_code == 201
+    for follower in (during, after):
+        rename = follower.next()
+        assert rename is not None and (rename.kind, rename.id) == ("match_updated", "3")
+        assert rename.data["match"]["players"][0]["name"] == "Anikó"
+        rematch = follower.next()
+        assert rematch is not None and (rematch.kind, rematch.id) == ("match_updated", "4")
+        assert rematch.data["match"]["rematch_id"] == started.json()["id"]
+    # Without it, the stream of an ended match still closes after its snapshot.
+    plain = Follower(f"{reader.url}{path}/events", _auth(match["tokens"]["viewer"]))
+    assert plain.kinds_until_end() == [("snapshot", "4")]
+
+
 def test_sigterm_with_100_open_streams_exits_within_5_seconds(live_database_url: str) -> None:
     server = LiveServer(live_database_url, workers=1).start()
     try:

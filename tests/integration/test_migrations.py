@@ -240,3 +240,48 @@ def test_0011_links_rematches_and_its_downgrade_keeps_the_matches(fresh_url: str
             assert again.status_code == 201 and again.json()["rematch_of"] == created["id"]
     finally:
         engine.dispose()
+
+
+def test_0012_keeps_credentials_both_ways_and_old_host_keys_hold_no_code(fresh_url: str) -> None:
+    """A match's host key holds its recovery code sealed; the downgrade drops only that
+    column (every credential kept, every token still working), and the upgrade gives
+    the kept credentials none: their host is told so, and a re-issue seals a new one."""
+    config = alembic_config(fresh_url)
+    command.upgrade(config, "head")
+    settings = Settings(database_url=fresh_url, rate_limit_matches_per_minute=0)
+    body = {"game": "asszorti", "players": ["Anna", "Berta", "Csaba"]}
+    with TestClient(create_app(settings)) as client:
+        created = client.post("/v1/matches", json=body).json()
+    path, tokens = f"/v1/matches/{created['id']}", created["tokens"]
+    auth = {"Authorization": f"Bearer {tokens['host']}"}
+    engine = create_engine(fresh_url)
+
+    def credentials() -> list[dict[str, object]]:
+        query = text("SELECT id, match_id, role, seat, secret_hash FROM credential ORDER BY id")
+        with engine.connect() as connection:
+            return [dict(row) for row in connection.execute(query).mappings()]
+
+    try:
+        before = credentials()
+        command.downgrade(config, "0011")
+        with engine.connect() as connection:
+            columns = {c["name"] for c in inspect(connection).get_columns("credential")}
+        assert "recovery_sealed" not in columns
+        assert credentials() == before
+
+        command.upgrade(config, "head")
+        assert credentials() == before
+        with TestClient(create_app(settings)) as client:
+            none = client.get(f"{path}/recovery", headers=auth)
+            assert none.status_code == 409 and none.json()["code"] == "recovery_not_kept"
+            viewer = {"Authorization": f"Bearer {tokens['viewer']}"}
+            assert client.get(path, headers=viewer).status_code == 200
+            recovered = client.post(f"{path}/recover", json={"recovery_code": tokens["recovery"]})
+            assert recovered.status_code == 200  # the code kept as a hash still recovers
+            new = recovered.json()
+            shown = client.get(
+                f"{path}/recovery", headers={"Authorization": f"Bearer {new['token']}"}
+            )
+            assert shown.json() == {"recovery_code": new["recovery"]}
+    finally:
+        engine.dispose()

@@ -5,8 +5,10 @@ the match (or, for a client that sends ``Last-Event-ID`` or ``?after=``, exactly
 changes it missed, in order), then one event per change, each with the match version as
 its SSE id. The first event carries the ``retry`` hint (how soon a browser reconnects);
 a comment every ``HEARTBEAT_S`` seconds keeps proxies from closing an idle stream. The
-stream closes after the match's ``ended`` event, when the token it was opened with is
-replaced (``revoked``), or when it falls behind (``resync``).
+stream closes after the match's ``ended`` event (unless it was opened with
+``?past_end=true``: an ended match still changes, by a rename, a re-issued token or its
+rematch), when the token it was opened with is replaced (``revoked``), or when it falls
+behind (``resync``).
 
 A stream is one plain ``StreamingResponse`` of bytes: each change comes from the hub
 already encoded (``app.live.Change``), so a stream only writes it.
@@ -135,6 +137,7 @@ class StreamStart:
     version: int
     ended: bool
     first: list[bytes]
+    past_end: bool = False
 
 
 async def stream_opening(
@@ -155,7 +158,8 @@ async def stream_opening(
     is an answer of its own (problem+json), not a stream cut short.
 
     ``?after=`` is taken here as sent: the route declares it, and FastAPI refuses an
-    invalid one (422) only after this dependency has checked the caller."""
+    invalid one (422) only after this dependency has checked the caller; so is
+    ``?past_end=``."""
     access = None if ticket is not None else access_of(credentials, match_id, Permission.READ)
     after = request.query_params.get("after")
     start = _version(after) if after is not None else _version(last_event_id)
@@ -171,7 +175,8 @@ async def stream_opening(
         _frame(version, data, retry=RETRY_MS if i == 0 else None)
         for i, (version, data) in enumerate(opened.events)
     ]
-    return StreamStart(opened.who, opened.version, opened.ended, first)
+    past_end = request.query_params.get("past_end", "").lower() in TRUE
+    return StreamStart(opened.who, opened.version, opened.ended, first, past_end)
 
 
 OpeningDep = Annotated[StreamStart, Depends(stream_opening)]
@@ -189,6 +194,24 @@ async def resume_after(
 
 AfterDep = Annotated[int | None, Depends(resume_after)]
 
+TRUE = frozenset({"1", "true", "yes", "on", "t", "y"})  # as FastAPI reads a true bool
+
+
+async def follow_past_end(
+    past_end: Annotated[
+        bool,
+        Query(
+            description="Keep the stream open after the match ends: its renames, re-issued "
+            "tokens and rematch still arrive"
+        ),
+    ] = False,
+) -> bool:
+    """``?past_end=``, declared and validated (after ``stream_opening``, which used it)."""
+    return past_end
+
+
+PastEndDep = Annotated[bool, Depends(follow_past_end)]
+
 
 def _frame(version: int, data: dict[str, Any], *, retry: int | None = None) -> bytes:
     """An event this stream alone sends (its opening, resync, revoked)."""
@@ -205,16 +228,21 @@ def _frame(version: int, data: dict[str, Any], *, retry: int | None = None) -> b
     # Each event's data is a MatchEvent (app/api/openapi.py says so in the document).
     responses={200: {"model": MatchEvent}, **responses(401, 403, 404, 422)},
 )
-async def follow_match(opened: OpeningDep, _after: AfterDep, request: Request) -> EventStream:
+async def follow_match(
+    opened: OpeningDep, _after: AfterDep, _past_end: PastEndDep, request: Request
+) -> EventStream:
     """A `snapshot` of the match, then one event per change. Resume with
     `Last-Event-ID` (or `?after=version`): the changes missed are sent once each, in
-    order, or a `snapshot` when they are too old to replay."""
+    order, or a `snapshot` when they are too old to replay. The stream closes after
+    `ended`; with `?past_end=true` it stays open, and the ended match's renames,
+    re-issued tokens and the start of its rematch (`match_updated`, `rematch_id`) arrive
+    as in play."""
     return EventStream(_events(request.app.state.hub, request.app.state.db, opened))
 
 
 async def _events(hub: ChangeHub, db: Database, opened: StreamStart) -> AsyncGenerator[bytes, None]:
     who, sent = opened.who, opened.version
-    if opened.ended:
+    if opened.ended and not opened.past_end:
         yield b"".join(opened.first) or FOLLOWING
         return
     subscription = hub.subscribe(who.match_id, from_version=sent)
@@ -239,7 +267,7 @@ async def _events(hub: ChangeHub, db: Database, opened: StreamStart) -> AsyncGen
                     continue
                 sent = change.version
                 frames.append(change.frame)
-                if change.kind == "ended":
+                if change.kind == "ended" and not opened.past_end:
                     yield b"".join(frames)
                     return
                 if streams.revokes(change.event, who):

@@ -11,6 +11,7 @@ from app.api.deps import (
     PlayerReaderDep,
     RateLimitDep,
     ReaderDep,
+    ReaderWriteDep,
     SettingsDep,
     WriteTurnDep,
 )
@@ -31,7 +32,7 @@ from app.api.headers import (
     idempotency_claim,
     if_match,
 )
-from app.api.links import base_url, join_links
+from app.api.links import base_url, join_link, join_links
 from app.api.problems import responses
 from app.api.strict_json import StrictJSONRoute
 from app.api.writes import WriteResult, keep_conflict, keep_response, replayed
@@ -43,11 +44,13 @@ from app.schemas import (
     MatchRead,
     MatchUpdate,
     PlayerUpdate,
+    RematchSeat,
     RoundBody,
     ScoreRead,
+    TokenRole,
     Tokens,
 )
-from app.services import matches, scoring
+from app.services import matches, scoring, tokens
 from app.services.idempotency import IdempotencyClaim
 from app.services.matches import NewMatch
 from app.services.state import MatchState, match_data
@@ -241,3 +244,33 @@ def start_rematch(
         except ServiceError as error:
             return keep_conflict(caller.uow, claim, error)
         return _created(caller.uow, claim, new, base_url(request, settings))
+
+
+@router.post(
+    "/{match_id}/rematch/seat",
+    response_model=RematchSeat,
+    name="takeRematchSeat",
+    summary="Your own token in the match's rematch: the same role and seat (any role)",
+    responses=responses(401, 403, 404, 409),
+)
+def take_rematch_seat(
+    turn: ReaderWriteDep, settings: SettingsDep, request: Request, match_id: str
+) -> Response:
+    """Sent with a token of an ended match that has a rematch: a token of the rematch
+    for the same role and seat (a player's own seat, a viewer's, the host's), shown in
+    this answer only. A token re-issued since is unknown here (401); once the host has
+    replaced that seat's tokens in the rematch, this is `403`; no rematch yet is `409
+    rematch_not_started`. Taking the seat again with the same token replaces the token
+    it took before, so a retry after a lost answer is safe."""
+    with turn.caller() as caller:
+        taken = tokens.take_rematch_seat(caller.uow, caller.who, caller.match)
+    issued = taken.issued
+    answer = RematchSeat(
+        match_id=taken.match_id,
+        role=TokenRole(issued.role.value),
+        seat=issued.seat,
+        token=issued.token,
+        link=join_link(base_url(request, settings), taken.match_id, issued.token),
+    )
+    # The token is in this answer only: no cache may keep it.
+    return Response(answer.model_dump_json(), media_type="application/json", headers=NO_STORE)

@@ -1,5 +1,5 @@
-"""Tokens: the host re-issues one; the host recovers its own; the match's history
-(token changes and renames)."""
+"""Tokens: the host re-issues one; the host recovers its own, and sees its recovery code
+again; the match's history (token changes and renames)."""
 
 from typing import Annotated
 
@@ -7,6 +7,7 @@ from fastapi import APIRouter, Body, Request, Response
 
 from app.api.deps import (
     HostDep,
+    HostReaderDep,
     ReaderDep,
     RecoveryLimitDep,
     ReissueLimitDep,
@@ -25,6 +26,7 @@ from app.schemas import (
     HostRecovery,
     IssuedToken,
     MatchHistory,
+    RecoveryCode,
     TokenOwner,
     TokenReissue,
     TokenRole,
@@ -134,6 +136,26 @@ def recover_host_token(
         issued = tokens.recover_host(uow, match_id, body.recovery_code)
         answer = _issued(issued, base_url(request, settings), match_id)
         return keep_response(uow, claim, WriteResult(200, answer, dict(NO_STORE)))
+
+
+@router.get(
+    "/recovery",
+    response_model=RecoveryCode,
+    name="getRecoveryCode",
+    summary="The match's current recovery code, again (host only)",
+    responses=responses(401, 403, 404, 409),
+)
+def get_recovery_code(turn: HostReaderDep, match_id: str) -> Response:
+    """The recovery code the host token was issued with (at creation, at a rematch, by a
+    recovery or a re-issue of the host's token), for a host who did not write it down.
+    It is kept sealed with that token, so no other token, and no reader of the database,
+    opens it. A host token that holds none (a match made before codes were kept, a host
+    seat taken in a rematch) is `409 recovery_not_kept`: re-issue the host token."""
+    assert turn.access is not None
+    with turn.caller() as caller:
+        code = tokens.recovery_code(caller.uow, caller.who, turn.access.secret)
+    body = RecoveryCode(recovery_code=code).model_dump_json()
+    return Response(body, media_type="application/json", headers=dict(NO_STORE))
 
 
 @router.get(
