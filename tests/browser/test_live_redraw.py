@@ -44,7 +44,9 @@ class Reads:
         return len(self.seen)
 
 
-def write(server: LiveServer, created: dict[str, Any], method: str, path: str, body: Any = None) -> Any:
+def write(
+    server: LiveServer, created: dict[str, Any], method: str, path: str, body: Any = None
+) -> Any:
     response = api(
         server, method, f"/v1/matches/{created['id']}{path}", created["tokens"]["host"], json=body
     )
@@ -100,7 +102,11 @@ def test_a_change_reaches_the_other_phone_without_it_reading_again(
     assert rows(watching) == [["1", "0", "2", "2"], ["2", "2", "0", "0"]]
     write(server, created, "PUT", "/rounds/1", amounts(2, -1, -1))
     expect(watching.locator("#sheet tfoot tr.totals td").first).to_have_text("8")
-    assert rows(watching) == shown_rows(server, created) == [["1", "2", "0", "0"], ["2", "6", "0", "0"]]
+    assert (
+        rows(watching)
+        == shown_rows(server, created)
+        == [["1", "2", "0", "0"], ["2", "6", "0", "0"]]
+    )
     assert totals(watching) == [str(t) for t in read(server, created)["totals"]]
 
     # A rename: the column's heading.
@@ -126,7 +132,8 @@ def test_a_change_reaches_the_other_phone_without_it_reading_again(
 def _craft(events: list[tuple[str, dict[str, Any]]]) -> str:
     """A stream's body: each (name, data) as a Server-Sent Event with its version as id."""
     return "".join(
-        f"event: {name}\nid: {data['version']}\ndata: {json.dumps(data)}\n\n" for name, data in events
+        f"event: {name}\nid: {data['version']}\ndata: {json.dumps(data)}\n\n"
+        for name, data in events
     )
 
 
