@@ -84,6 +84,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import httpx
+import orjson
 
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:  # `python scripts/bench_live.py` puts scripts/ first
@@ -1254,7 +1255,7 @@ class PageCrowd:
                 ready.set_result(None)
 
     def _event(self, phone: PagePhone, kind: str, raw: bytes) -> None:
-        data = json.loads(raw)  # as the page parses it, whatever it then does
+        data = orjson.loads(raw)  # as the page parses it, whatever it then does
         step = "read" if self.rereads else page_step(phone.held, kind, data)
         if step == "apply":
             phone.held = data["version"]
@@ -1307,7 +1308,7 @@ def page_figures(crowd: PageCrowd, writes: Writes) -> dict[str, Any]:
     per_phone: list[float] = []
     last_phone: list[float] = []
     missing = 0
-    for (_, version), sent in writes.acknowledged.items():
+    for (_, version), sent in sorted(writes.acknowledged.items(), key=lambda item: item[0][1]):
         times = [p.shown[version] - sent for p in crowd.phones if version in p.shown]
         missing += len(crowd.phones) - len(times)
         per_phone += times
@@ -1327,10 +1328,11 @@ def page_figures(crowd: PageCrowd, writes: Writes) -> dict[str, Any]:
         "errors": dict(Counter(p.error for p in crowd.phones if p.error).most_common(3)),
         "latency_ms": distribution_ms(per_phone),
         "last_phone_ms": distribution_ms(last_phone),
+        "last_phone_each_ms": [round(each * 1000, 1) for each in last_phone],  # in order
     }
 
 
-async def run_page_crowd(plan: Plan, server: Server) -> dict[str, Any]:
+async def run_page_crowd(plan: Plan, server: Server, kind: str) -> dict[str, Any]:
     """``plan.page_crowd`` phones on one match that do what the page does, on a
     one-worker server of their own; ``plan.page_changes`` writes, one a second."""
     limits = httpx.Limits(max_connections=16, max_keepalive_connections=16)
@@ -1348,11 +1350,41 @@ async def run_page_crowd(plan: Plan, server: Server) -> dict[str, Any]:
             open_s, failed = await crowd.open()
             await in_thread(server.wait_idle)
             progress(f"  page: {plan.page_changes} changes, one a second")
-            writes = await write_phase(client, [match], PAGE_CHANGES_PER_S, plan.page_changes)
-            await asyncio.sleep(DRAIN_TIMEOUT / 5)
-            while any(p.reading is not None for p in crowd.phones):  # reads still out
-                await asyncio.sleep(0.1)
-            return {"open_seconds": open_s, "open_failed": failed, **page_figures(crowd, writes)}
+            pids = server.worker_pids()
+            db_pids = postgres_pids() if kind == "postgresql" else []
+            cpu_before = cpu_seconds([*pids, *db_pids])
+            self_before = resource.getrusage(resource.RUSAGE_SELF)
+            ticks_before, started = machine_ticks(), time.monotonic()
+            # This process's own collections are kept off the measurement, as the layouts'.
+            gc.collect()
+            gc.freeze()
+            try:
+                with GcPauses() as gc_pauses:
+                    writes = await write_phase(
+                        client, [match], PAGE_CHANGES_PER_S, plan.page_changes
+                    )
+                    await asyncio.sleep(DRAIN_TIMEOUT / 5)
+                    while any(p.reading is not None for p in crowd.phones):  # reads still out
+                        await asyncio.sleep(0.1)
+            finally:
+                gc.unfreeze()
+            wall = time.monotonic() - started
+            self_after = resource.getrusage(resource.RUSAGE_SELF)
+            ticks = [a - b for a, b in zip(machine_ticks(), ticks_before, strict=False)]
+            ours = (
+                (cpu_seconds([*pids, *db_pids]) - cpu_before)
+                + (self_after.ru_utime - self_before.ru_utime)
+                + (self_after.ru_stime - self_before.ru_stime)
+            )
+            busy_s = (sum(ticks[:8]) - ticks[3] - ticks[4]) / CLOCK_TICKS
+            return {
+                "open_seconds": open_s,
+                "open_failed": failed,
+                **page_figures(crowd, writes),
+                "generator_gc": gc_pauses.summary(),
+                # CPU used meanwhile by anything but the server, PostgreSQL and this process
+                "other_cores": max(0.0, busy_s - ours) / wall,
+            }
         finally:
             await crowd.close()
 
@@ -1386,6 +1418,10 @@ def page_report(page: dict[str, Any]) -> list[str]:
         f"  a write -> the last phone showing it: {dist(page['last_phone_ms'])}; "
         f"{page['missing']} of {page['expected']:,} missing"
         + (f"; errors: {page['errors']}" if page["errors"] else ""),
+        f"    each write, in order (ms): {page['last_phone_each_ms']}",
+        f"  this process: GC longest pause {page['generator_gc']['max_pause_ms']:.0f} ms; "
+        f"other processes meanwhile: {page['other_cores']:.2f} cores"
+        + ("  DISTURBED" if page["other_cores"] > DISTURBED else ""),
     ]
 
 
@@ -1457,7 +1493,9 @@ def run_database(kind: str, plan: Plan, workdir: Path) -> dict[str, Any]:
         if plan.page_crowd:
             progress(f"{kind}: the page's crowd, 1 worker")
             with server(kind, workdir, env, "app.main:app", "page") as page_server:
-                section["page_crowd"] = asyncio.run(bounded(run_page_crowd(plan, page_server)))
+                section["page_crowd"] = asyncio.run(
+                    bounded(run_page_crowd(plan, page_server, kind))
+                )
     section["targets"] = judge(kind, section)
     return section
 
