@@ -1188,6 +1188,29 @@ class PagePhone:
     again: bool = False
     error: str | None = None
     writer: asyncio.StreamWriter | None = None
+    # Its two keep-alive connections for reads (a browser's parallel fetches), once used.
+    connections: list[tuple[asyncio.StreamReader, asyncio.StreamWriter]] = field(
+        default_factory=list
+    )
+
+
+async def plain_get(
+    connection: tuple[asyncio.StreamReader, asyncio.StreamWriter], path: str, token: str
+) -> tuple[int, bytes]:
+    """One GET on a keep-alive connection, with no HTTP library (thousands of them at
+    once must not be the generator's own queue): the status and the body."""
+    reader, writer = connection
+    writer.write(
+        f"GET {path} HTTP/1.1\r\nHost: {HOST}\r\nAuthorization: Bearer {token}\r\n"
+        "Accept: application/json\r\n\r\n".encode()
+    )
+    status = int((await reader.readline()).split(b" ", 2)[1])
+    length = 0
+    while (line := await reader.readline()) not in (b"\r\n", b""):
+        name, _, value = line.partition(b":")
+        if name.strip().lower() == b"content-length":
+            length = int(value)
+    return status, await reader.readexactly(length)
 
 
 class PageCrowd:
@@ -1198,11 +1221,6 @@ class PageCrowd:
         self.server = server
         self.phones = [PagePhone(match, match.readers[i % 5], version) for i in range(count)]
         self.rereads = False
-        self.client = httpx.AsyncClient(
-            base_url=server.url,
-            limits=httpx.Limits(max_connections=count + 10, max_keepalive_connections=count),
-            timeout=httpx.Timeout(WRITE_TIMEOUT),
-        )
         self.tasks: list[asyncio.Task[None]] = []
 
     async def open(self) -> tuple[float, int]:
@@ -1269,38 +1287,47 @@ class PageCrowd:
     async def _read(self, phone: PagePhone) -> None:
         """GET match and GET sheet at once, as the page reads them (again while an
         event came meanwhile); the phone then has every version up to the match's."""
-        headers = phone.match.auth(phone.token)
         base = f"/v1/matches/{phone.match.id}"
         try:
+            if not phone.connections:
+                phone.connections = [
+                    await asyncio.open_connection(HOST, self.server.port, limit=2**22)
+                    for _ in range(2)
+                ]
             while True:
                 phone.again = False
                 phone.reads += 2
-                match, sheet = await asyncio.gather(
-                    self.client.get(base, headers=headers),
-                    self.client.get(f"{base}/sheet", headers=headers),
+                (status, match), (sheet_status, _) = await asyncio.wait_for(
+                    asyncio.gather(
+                        plain_get(phone.connections[0], base, phone.token),
+                        plain_get(phone.connections[1], f"{base}/sheet", phone.token),
+                    ),
+                    WRITE_TIMEOUT,
                 )
-                if match.status_code != 200 or sheet.status_code != 200:
-                    phone.error = f"read: status {match.status_code}, {sheet.status_code}"
+                if status != 200 or sheet_status != 200:
+                    phone.error = f"read: status {status}, {sheet_status}"
                     return
-                now, version = time.monotonic(), int(match.json()["version"])
+                now, version = time.monotonic(), int(orjson.loads(match)["version"])
                 for each in range(phone.held + 1, version + 1):
                     phone.shown.setdefault(each, now)
                 phone.held = max(phone.held, version)
                 if not phone.again:
                     return
-        except httpx.HTTPError as error:
+        except (OSError, ValueError, IndexError, TimeoutError, EOFError) as error:
             phone.error = f"read: {type(error).__name__}"
         finally:
             phone.reading = None
 
     async def close(self) -> None:
+        tasks = [*self.tasks, *(p.reading for p in self.phones if p.reading is not None)]
         for phone in self.phones:
+            for _, writer in phone.connections:
+                writer.transport.abort()
             if phone.writer is not None:
                 phone.writer.transport.abort()
-        for task in self.tasks:
+        for task in tasks:
             task.cancel()
-        await asyncio.gather(*self.tasks, return_exceptions=True)
-        await self.client.aclose()
+        await asyncio.gather(*tasks, return_exceptions=True)
 
 
 def page_figures(crowd: PageCrowd, writes: Writes) -> dict[str, Any]:
