@@ -318,11 +318,18 @@ class Table {
       return this.refreshing;
     }
     this.refreshing = (async () => {
+      let tries = 0;
       do {
         this.again = false;
-        const [match, sheet] = await (takeFirstReads(this.id, this.token) ||
-          Promise.all([api.getMatch(this.id, this.token), api.getSheet(this.id, this.token)]));
+        const [match, sheet, sheetVersion] = await (takeFirstReads(this.id, this.token) ||
+          api.readTable(this.id, this.token));
         if (this.closed) return;
+        // A change between the two reads: read both again (events after the match's
+        // version would not bring the sheet the change it missed).
+        if (sheetVersion !== match.version && ++tries < 3) {
+          this.again = true;
+          continue;
+        }
         // A live event may have brought a newer match while this read travelled.
         if (!this.match || match.version >= this.match.version) this.show(match, sheet);
       } while (this.again && !this.closed);
@@ -353,7 +360,8 @@ class Table {
     } catch {
       // not an event this page can read: read the match again
     }
-    const applied = this.match && !this.refreshing ? applyEvent(this.match, this.sheet, event) : null;
+    // (Applied even while a read travels: refresh keeps whichever is newer.)
+    const applied = this.match ? applyEvent(this.match, this.sheet, event) : null;
     if (!applied) this.refreshQuietly();
     else if (!applied.unchanged) this.show(applied.match, applied.sheet);
   }
