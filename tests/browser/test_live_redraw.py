@@ -218,3 +218,35 @@ def test_an_unknown_kind_makes_the_phone_read_the_match_again(
     expect(page.locator("#sheet thead th").nth(2)).to_have_text("Bea")
     assert reads.count() == 4, reads.seen
     phone.check_clean()
+
+
+def test_a_sheet_of_another_version_than_the_match_is_read_again(
+    browser: Browser, server: LiveServer, phones: list[Phone]
+) -> None:
+    """A change between the page's two reads leaves the sheet at another version than
+    the match (its ETag says which): the stream resumes after the match's version, so it
+    would never bring what the sheet missed; the page reads both again instead."""
+    created = create(server, {"game": "asszorti", "players": PLAYERS})
+    write(server, created, "POST", "/rounds", amounts(2, -1, -1))
+    phone = new_phone(phones, browser, server)
+    answered: list[str] = []
+
+    def older_sheet(route: Route) -> None:
+        if answered:
+            route.continue_()
+            return
+        answered.append(route.request.url)
+        response = route.fetch()  # as if read just before the round went in
+        older = {**response.headers, "etag": '"v1"'}
+        route.fulfill(
+            response=response, headers=older, body=json.dumps({**response.json(), "rows": []})
+        )
+
+    phone.page.route(re.compile(r"/sheet$"), older_sheet)
+    reads = Reads(phone.page, created["id"])
+    page = phone.open(created["tokens"]["links"]["viewer"])
+    page.wait_for_selector("#live.on")
+    assert len(answered) == 1
+    assert rows(page) == shown_rows(server, created) == [["1", "2", "0", "0"]]
+    assert reads.count() == 4, reads.seen  # the match and the sheet, twice
+    phone.check_clean()
