@@ -367,7 +367,8 @@ class Table {
   }
 
   /** No network: the sheet as this phone last read it, with what waits to be sent; the
-   * 'online' event reads it again (reconnect). Answers whether there was one. */
+   * 'online' event reconnects, and the stream brings what it missed (reconnect).
+   * Answers whether there was one. */
   showLastRead() {
     const kept = lastRead(this.id);
     if (!kept || this.closed) return false;
