@@ -936,10 +936,17 @@ class RoundEnteredEvent(_MatchChange):
 class RoundCorrectedEvent(_MatchChange):
     """A round was corrected."""
 
-    model_config = _event_example("round_corrected", round=_ROUND_EXAMPLE)
+    model_config = _event_example("round_corrected", round=_ROUND_EXAMPLE, later_cells=[])
 
     kind: Literal["round_corrected"]
     round: RoundRead
+    later_cells: list[list[int]] | None = Field(
+        None,
+        description="the cells of every later round, in order (round number + 1 to the "
+        "last), as the correction left them, where a game's cells depend on the rounds "
+        "before (Asszorti: a win pays an earlier loss's debt first); null where they "
+        "never do (the later rows are as they were)",
+    )
 
 
 class RoundRemovedEvent(_MatchChange):

@@ -32,6 +32,16 @@ asyncio client opens that many streams over a quarter as many matches on one wor
 writes to every phone, a crowd of ``--crowd`` streams on one match, and every stream
 reconnecting at once, against the targets in ``scale_targets``.
 
+The page's crowd (issue #39; ``--page-crowd``, 1,000, and ``--page-only``): that many
+phones on one match, on a one-worker server of their own, that do on each event what
+the web page does (``app/web/events.js``): apply it from its own data when it follows
+the version the phone holds, and otherwise (a skipped version, a snapshot newer than
+what it holds, a kind it does not know) read the match and the sheet again, as the page
+does. ``--page-changes`` writes (10, one a second) are made to the match; each one's
+time is from the write's start to the moment the last phone has what it shows (applied
+it, or read it again). ``--page-rereads`` makes the phones read the match and the sheet
+again on every event, as the page did before, to compare.
+
 With 1 worker, also: POST round and GET match req/s (wrk, ``bench/wrk/scenarios.lua``, 32
 connections, on matches nobody follows) with no stream open and with every stream open,
 each also as a ratio to the bare FastAPI endpoint (``bench/bare_app.py``) measured in the
@@ -74,6 +84,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import httpx
+import orjson
 
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:  # `python scripts/bench_live.py` puts scripts/ first
@@ -156,6 +167,10 @@ class Plan:
     idle_seconds: float = 20.0
     scale_app: str = "app.main:app"  # or an app with one mechanism off (bench/without_*.py)
     scale_workers: int = 1  # one-worker servers on one database, sharing the streams
+    page_crowd: int = 0  # phones on one match that do what the page does (0: not measured)
+    page_changes: int = 10  # writes to their match, one a second
+    page_rereads: bool = False  # the phones read the match and sheet on every event
+    page_only: bool = False  # only the page's crowd (no layouts, no wrk, no scale)
 
     @property
     def writes(self) -> int:
@@ -224,6 +239,24 @@ def parse_args(argv: list[str] | None = None) -> Plan:
     parser.add_argument(
         "--scale-rate", type=float, default=100.0, help="writes per second at scale (100)"
     )
+    parser.add_argument(
+        "--page-crowd",
+        type=int,
+        help="phones on one match that do on each event what the page does (1000; 200 "
+        "with --quick; 0 skips the phase)",
+    )
+    parser.add_argument(
+        "--page-changes", type=int, default=10, help="writes to their match, one a second (10)"
+    )
+    parser.add_argument(
+        "--page-rereads",
+        action="store_true",
+        help="the page's crowd reads the match and the sheet again on every event (the "
+        "page before it redrew from the event), to compare",
+    )
+    parser.add_argument(
+        "--page-only", action="store_true", help="only the page's crowd (no layouts, wrk, scale)"
+    )
     parser.add_argument("--output", type=Path, default=DEFAULT_OUTPUT, help="the JSON results")
     parser.add_argument(
         "--postgres-url",
@@ -239,10 +272,13 @@ def parse_args(argv: list[str] | None = None) -> Plan:
         parser.error("--matches must be at least 1, and --streams at least --matches")
     if args.rate <= 0 or duration <= 0 or throughput_duration < 1 or args.wrk_connections < 1:
         parser.error("--rate, --duration, --throughput-duration, --wrk-connections: positive")
+    if args.page_changes < 1:
+        parser.error("--page-changes must be at least 1")
+    page_crowd = args.page_crowd if args.page_crowd is not None else (200 if args.quick else 1000)
     return Plan(
         databases=("sqlite", "postgresql") if args.db == "both" else (args.db,),
         layouts=()
-        if args.scale_only
+        if args.scale_only or args.page_only
         else ((1, 2) if args.workers == "both" else (int(args.workers),)),
         streams=streams,
         matches=matches,
@@ -255,7 +291,9 @@ def parse_args(argv: list[str] | None = None) -> Plan:
         quick=args.quick,
         output=args.output,
         postgres_url=args.postgres_url,
-        scale_streams=args.scale_streams
+        scale_streams=0
+        if args.page_only
+        else args.scale_streams
         if args.scale_streams is not None
         else (1000 if args.quick else 10000),
         crowd=args.crowd if args.crowd is not None else (200 if args.quick else 2000),
@@ -263,6 +301,10 @@ def parse_args(argv: list[str] | None = None) -> Plan:
         idle_seconds=5.0 if args.quick else 20.0,
         scale_app=args.scale_app,
         scale_workers=max(1, args.scale_workers),
+        page_crowd=max(0, page_crowd),
+        page_changes=args.page_changes,
+        page_rereads=args.page_rereads,
+        page_only=args.page_only,
     )
 
 
@@ -1101,6 +1143,315 @@ async def run_scale(plan: Plan, servers: list[Server], gc_dir: Path | None) -> d
     return result
 
 
+# -- the page's crowd (issue #39): phones that do on each event what the page does --------
+
+TARGET_PAGE_CROWD_P99_MS = 500.0  # a write -> the last of 1,000 phones showing it
+PAGE_CHANGES_PER_S = 1.0
+# The changes the page applies from their own data (app/web/events.js, CHANGES).
+PAGE_CHANGES = frozenset(
+    {
+        "round_entered",
+        "round_corrected",
+        "round_removed",
+        "match_updated",
+        "token_reissued",
+        "ended",
+    }
+)
+
+
+def page_step(held: int, kind: str, data: dict[str, Any]) -> str:
+    """What the page does with an event (``app/web/events.js``, ``applyEvent``), given
+    the version it holds: ``apply`` it from its data, leave it (``same``: it has it), or
+    ``read`` the match and the sheet again (it cannot apply it)."""
+    version = data.get("version")
+    if not isinstance(version, int) or "match" not in data:
+        return "read"
+    if version <= held:
+        return "same"
+    if kind == "snapshot" or kind not in PAGE_CHANGES or data.get("kind") != kind:
+        return "read"
+    return "apply" if version == held + 1 else "read"
+
+
+@dataclass(eq=False)
+class PagePhone:
+    """A phone with the page open on the match: its stream (a plain asyncio connection,
+    opened after the version it read, as the page's is), and when it had each version."""
+
+    match: LiveMatch
+    token: str
+    held: int  # the match version it shows
+    shown: dict[int, float] = field(default_factory=dict)  # version -> monotonic
+    reads: int = 0  # GET match and GET sheet it sent
+    reading: asyncio.Task[None] | None = None
+    again: bool = False
+    error: str | None = None
+    writer: asyncio.StreamWriter | None = None
+    # Its two keep-alive connections for reads (a browser's parallel fetches), once used.
+    connections: list[tuple[asyncio.StreamReader, asyncio.StreamWriter]] = field(
+        default_factory=list
+    )
+
+
+async def plain_get(
+    connection: tuple[asyncio.StreamReader, asyncio.StreamWriter], path: str, token: str
+) -> tuple[int, bytes]:
+    """One GET on a keep-alive connection, with no HTTP library (thousands of them at
+    once must not be the generator's own queue): the status and the body."""
+    reader, writer = connection
+    writer.write(
+        f"GET {path} HTTP/1.1\r\nHost: {HOST}\r\nAuthorization: Bearer {token}\r\n"
+        "Accept: application/json\r\n\r\n".encode()
+    )
+    status = int((await reader.readline()).split(b" ", 2)[1])
+    length = 0
+    while (line := await reader.readline()) not in (b"\r\n", b""):
+        name, _, value = line.partition(b":")
+        if name.strip().lower() == b"content-length":
+            length = int(value)
+    return status, await reader.readexactly(length)
+
+
+class PageCrowd:
+    """``count`` phones on one match that do on each event what the page does
+    (``page_step``), or read again on every event (``rereads``: the page before)."""
+
+    def __init__(self, server: Server, match: LiveMatch, version: int, count: int) -> None:
+        self.server = server
+        self.phones = [PagePhone(match, match.readers[i % 5], version) for i in range(count)]
+        self.rereads = False
+        self.tasks: list[asyncio.Task[None]] = []
+
+    async def open(self) -> tuple[float, int]:
+        """Every phone's stream open; the seconds it took, and how many failed."""
+        gate = asyncio.Semaphore(SCALE_OPEN_CONCURRENCY)
+        ready = [asyncio.get_running_loop().create_future() for _ in self.phones]
+        started = time.monotonic()
+        self.tasks = [
+            asyncio.create_task(self._follow(phone, gate, done))
+            for phone, done in zip(self.phones, ready, strict=True)
+        ]
+        await asyncio.wait_for(asyncio.gather(*ready), OPEN_TIMEOUT)
+        return time.monotonic() - started, sum(1 for p in self.phones if p.error)
+
+    async def _follow(
+        self, phone: PagePhone, gate: asyncio.Semaphore, ready: asyncio.Future[None]
+    ) -> None:
+        request = (
+            f"GET /v1/matches/{phone.match.id}/events?after={phone.held} HTTP/1.1\r\n"
+            f"Host: {HOST}\r\nAuthorization: Bearer {phone.token}\r\n"
+            "Accept: text/event-stream\r\n\r\n"
+        ).encode()
+        try:
+            async with gate:
+                reader, phone.writer = await asyncio.open_connection(
+                    HOST, self.server.port, limit=2**22
+                )
+                phone.writer.write(request)
+                status = await reader.readline()
+                if b" 200 " not in status:
+                    raise BenchError(f"status {status.decode().strip()!r}")
+                while await reader.readline() not in (b"\r\n", b""):
+                    pass
+            ready.set_result(None)
+            kind, data = "", b""
+            # The body is chunked: a chunk's size line is none of the fields below, and
+            # the blank line after a chunk dispatches nothing.
+            while line := await reader.readline():
+                if line.startswith(b"event: "):
+                    kind = line[7:].strip().decode()
+                elif line.startswith(b"data: "):
+                    data = line[6:].strip()
+                elif line.strip() == b"" and data:
+                    self._event(phone, kind, data)
+                    kind, data = "", b""
+        except (OSError, BenchError, ValueError) as error:
+            phone.error = f"{type(error).__name__}: {error}"
+        finally:
+            if not ready.done():
+                ready.set_result(None)
+
+    def _event(self, phone: PagePhone, kind: str, raw: bytes) -> None:
+        data = orjson.loads(raw)  # as the page parses it, whatever it then does
+        step = "read" if self.rereads else page_step(phone.held, kind, data)
+        if step == "apply":
+            phone.held = data["version"]
+            phone.shown.setdefault(phone.held, time.monotonic())
+        elif step == "read":
+            if phone.reading is not None:
+                phone.again = True  # folded into one more read, as the page's refresh
+            else:
+                phone.reading = asyncio.create_task(self._read(phone))
+
+    async def _read(self, phone: PagePhone) -> None:
+        """GET match and GET sheet at once, as the page reads them (again while an
+        event came meanwhile); the phone then has every version up to the match's."""
+        base = f"/v1/matches/{phone.match.id}"
+        try:
+            if not phone.connections:
+                phone.connections = [
+                    await asyncio.open_connection(HOST, self.server.port, limit=2**22)
+                    for _ in range(2)
+                ]
+            while True:
+                phone.again = False
+                phone.reads += 2
+                (status, match), (sheet_status, _) = await asyncio.wait_for(
+                    asyncio.gather(
+                        plain_get(phone.connections[0], base, phone.token),
+                        plain_get(phone.connections[1], f"{base}/sheet", phone.token),
+                    ),
+                    WRITE_TIMEOUT,
+                )
+                if status != 200 or sheet_status != 200:
+                    phone.error = f"read: status {status}, {sheet_status}"
+                    return
+                now, version = time.monotonic(), int(orjson.loads(match)["version"])
+                for each in range(phone.held + 1, version + 1):
+                    phone.shown.setdefault(each, now)
+                phone.held = max(phone.held, version)
+                if not phone.again:
+                    return
+        except (OSError, ValueError, IndexError, TimeoutError, EOFError) as error:
+            phone.error = f"read: {type(error).__name__}"
+        finally:
+            phone.reading = None
+
+    async def close(self) -> None:
+        tasks = [*self.tasks, *(p.reading for p in self.phones if p.reading is not None)]
+        for phone in self.phones:
+            for _, writer in phone.connections:
+                writer.transport.abort()
+            if phone.writer is not None:
+                phone.writer.transport.abort()
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+
+def page_figures(crowd: PageCrowd, writes: Writes) -> dict[str, Any]:
+    """Per write: from its start to each phone having it, and to the last phone."""
+    per_phone: list[float] = []
+    last_phone: list[float] = []
+    missing = 0
+    for (_, version), sent in sorted(writes.acknowledged.items(), key=lambda item: item[0][1]):
+        times = [p.shown[version] - sent for p in crowd.phones if version in p.shown]
+        missing += len(crowd.phones) - len(times)
+        per_phone += times
+        if len(times) == len(crowd.phones):
+            last_phone.append(max(times))
+    reads = sum(p.reads for p in crowd.phones)
+    changes = len(writes.acknowledged)
+    return {
+        "phones": len(crowd.phones),
+        "behaviour": "reads on every event" if crowd.rereads else "the page (events.js)",
+        "changes": changes,
+        "write_failures": dict(writes.failures),
+        "expected": changes * len(crowd.phones),
+        "missing": missing,
+        "reads": reads,
+        "reads_per_phone_per_change": reads / (changes * len(crowd.phones)) if changes else None,
+        "errors": dict(Counter(p.error for p in crowd.phones if p.error).most_common(3)),
+        "latency_ms": distribution_ms(per_phone),
+        "last_phone_ms": distribution_ms(last_phone),
+        "last_phone_each_ms": [round(each * 1000, 1) for each in last_phone],  # in order
+    }
+
+
+async def run_page_crowd(plan: Plan, server: Server, kind: str) -> dict[str, Any]:
+    """``plan.page_crowd`` phones on one match that do what the page does, on a
+    one-worker server of their own; ``plan.page_changes`` writes, one a second."""
+    limits = httpx.Limits(max_connections=16, max_keepalive_connections=16)
+    async with httpx.AsyncClient(
+        base_url=server.url, limits=limits, timeout=httpx.Timeout(WRITE_TIMEOUT)
+    ) as client:
+        (match,) = await create_matches(client, 1)
+        await add_rounds(client, [match], 3)  # a sheet to read again, when a phone does
+        answer = await client.get(f"/v1/matches/{match.id}", headers=match.auth())
+        version = int(answer.json()["version"])
+        crowd = PageCrowd(server, match, version, plan.page_crowd)
+        crowd.rereads = plan.page_rereads
+        try:
+            progress(f"  page: opening {plan.page_crowd} phones on one match")
+            open_s, failed = await crowd.open()
+            await in_thread(server.wait_idle)
+            progress(f"  page: {plan.page_changes} changes, one a second")
+            pids = server.worker_pids()
+            db_pids = postgres_pids() if kind == "postgresql" else []
+            cpu_before = cpu_seconds([*pids, *db_pids])
+            self_before = resource.getrusage(resource.RUSAGE_SELF)
+            ticks_before, started = machine_ticks(), time.monotonic()
+            # This process's own collections are kept off the measurement, as the layouts'.
+            gc.collect()
+            gc.freeze()
+            try:
+                with GcPauses() as gc_pauses:
+                    writes = await write_phase(
+                        client, [match], PAGE_CHANGES_PER_S, plan.page_changes
+                    )
+                    await asyncio.sleep(DRAIN_TIMEOUT / 5)
+                    while any(p.reading is not None for p in crowd.phones):  # reads still out
+                        await asyncio.sleep(0.1)
+            finally:
+                gc.unfreeze()
+            wall = time.monotonic() - started
+            self_after = resource.getrusage(resource.RUSAGE_SELF)
+            ticks = [a - b for a, b in zip(machine_ticks(), ticks_before, strict=False)]
+            ours = (
+                (cpu_seconds([*pids, *db_pids]) - cpu_before)
+                + (self_after.ru_utime - self_before.ru_utime)
+                + (self_after.ru_stime - self_before.ru_stime)
+            )
+            busy_s = (sum(ticks[:8]) - ticks[3] - ticks[4]) / CLOCK_TICKS
+            return {
+                "open_seconds": open_s,
+                "open_failed": failed,
+                **page_figures(crowd, writes),
+                "generator_gc": gc_pauses.summary(),
+                # CPU used meanwhile by anything but the server, PostgreSQL and this process
+                "other_cores": max(0.0, busy_s - ours) / wall,
+            }
+        finally:
+            await crowd.close()
+
+
+def page_target(page: dict[str, Any]) -> dict[str, Any]:
+    """Issue #39's target, as the page's crowd measured it."""
+    last = page["last_phone_ms"]
+    value = last["p99"] if last and not page["missing"] else None
+    return {
+        "name": f"page: a write -> the last of {page['phones']:,} phones showing it, p99 (ms)",
+        "target": f"< {TARGET_PAGE_CROWD_P99_MS:g}",
+        "value": value,
+        "pass": value is not None and value < TARGET_PAGE_CROWD_P99_MS,
+    }
+
+
+def page_report(page: dict[str, Any]) -> list[str]:
+    def dist(figures: dict[str, Any] | None) -> str:
+        if not figures:
+            return "-"
+        return f"p50 {figures['p50']:.1f} / p99 {figures['p99']:.1f} / max {figures['max']:.1f} ms"
+
+    return [
+        "",
+        f"the page's crowd: {page['phones']:,} phones on one match, 1 worker, each doing on "
+        f"an event what {page['behaviour']} does; {page['changes']} changes, one a second",
+        f"  opened in {page['open_seconds']:.1f} s ({page['open_failed']} failed); reads of "
+        f"the match or the sheet: {page['reads']:,} "
+        f"({figure(page['reads_per_phone_per_change'], 2)} per phone per change)",
+        f"  a write -> each phone showing it: {dist(page['latency_ms'])}",
+        f"  a write -> the last phone showing it: {dist(page['last_phone_ms'])}; "
+        f"{page['missing']} of {page['expected']:,} missing"
+        + (f"; errors: {page['errors']}" if page["errors"] else ""),
+        f"    each write, in order (ms): {page['last_phone_each_ms']}",
+        f"  this process: GC longest pause {page['generator_gc']['max_pause_ms']:.0f} ms; "
+        f"other processes meanwhile: {page['other_cores']:.2f} cores"
+        + ("  DISTURBED" if page["other_cores"] > DISTURBED else ""),
+    ]
+
+
 # -- one database --------------------------------------------------------------------------
 
 
@@ -1165,6 +1516,13 @@ def run_database(kind: str, plan: Plan, workdir: Path) -> dict[str, Any]:
                     for n in range(plan.scale_workers)
                 ]
                 section["scale"] = asyncio.run(bounded(run_scale(plan, servers, gc_dir)))
+        section["page_crowd"] = None
+        if plan.page_crowd:
+            progress(f"{kind}: the page's crowd, 1 worker")
+            with server(kind, workdir, env, "app.main:app", "page") as page_server:
+                section["page_crowd"] = asyncio.run(
+                    bounded(run_page_crowd(plan, page_server, kind))
+                )
     section["targets"] = judge(kind, section)
     return section
 
@@ -1218,6 +1576,8 @@ def judge(kind: str, section: dict[str, Any]) -> list[dict[str, Any]]:
         )
     if section.get("scale"):
         targets += scale_targets(section["scale"])
+    if section.get("page_crowd"):
+        targets.append(page_target(section["page_crowd"]))
     if section["throughput"]:
         for name, row in section["throughput"]["rows"].items():
             kept = row["with_over_without"]
@@ -1319,6 +1679,8 @@ def report(kind: str, section: dict[str, Any], plan: Plan) -> str:
         "gen cores: this process; other cores: CPU used meanwhile by other processes "
         f"(DISTURBED above {DISTURBED}: the figures are unreliable)"
     )
+    if not section["layouts"]:  # a run of the scale phase or the page's crowd alone
+        del lines[4:]
     for workers, layout in section["layouts"].items():
         cpu, writes = layout["cpu"], layout["writes"]
         wl = writes["latency_ms"] or {}
@@ -1379,6 +1741,8 @@ def report(kind: str, section: dict[str, Any], plan: Plan) -> str:
         lines.append(f"req/s with and without streams: skipped ({section['throughput_skipped']})")
     if section.get("scale"):
         lines += scale_report(section["scale"])
+    if section.get("page_crowd"):
+        lines += page_report(section["page_crowd"])
     lines += ["", "targets:"]
     for target in section["targets"]:
         value = target["value"]
@@ -1446,7 +1810,7 @@ def raise_open_files() -> int:
 
 def run(plan: Plan) -> int:
     open_files = raise_open_files()
-    streams = max(plan.streams, plan.scale_streams + plan.crowd)
+    streams = max(plan.streams, plan.scale_streams + plan.crowd, plan.page_crowd)
     if open_files < streams + 200:
         progress(f"the open-files limit ({open_files}) is too low for {streams} streams")
         return 2
@@ -1480,6 +1844,7 @@ def run(plan: Plan) -> int:
         "targets": {
             "fanout_p99_ms": TARGET_FANOUT_P99_MS,
             "keep_with_streams": TARGET_KEEP,
+            "page_crowd_last_phone_p99_ms": TARGET_PAGE_CROWD_P99_MS,
         },
         "databases": sections,
         "failures": failures,
@@ -1497,6 +1862,9 @@ def run(plan: Plan) -> int:
                 problems.append(f"{kind}, {workers} worker(s): writes failed or events missing")
         if section["throughput"] and not section["throughput"]["clean"]:
             problems.append(f"{kind}: unexpected statuses or socket errors under wrk")
+        page = section.get("page_crowd")
+        if page and (page["write_failures"] or page["missing"] or page["open_failed"]):
+            problems.append(f"{kind}, the page's crowd: writes failed or a phone missed one")
     if problems:
         print("PROBLEMS: " + "; ".join(problems))
         return 1

@@ -196,6 +196,7 @@ class AlkortGame:
     settings_model: type[StrictModel] = AlkortSettings
     round_types: tuple[type[RoundInput], ...] = (AlkortTricks, AlkortPoints)
     breakdown_model: type[StrictModel] = AlkortBreakdown
+    cells_carry = False
 
     def for_table(self, seat_count: int, settings: Any) -> Self:
         return self  # always the same table

@@ -424,6 +424,7 @@ class AsszortiGame:
     settings_model: type[StrictModel] = AsszortiSettings
     round_types: tuple[type[RoundInput], ...] = (AsszortiHand, AsszortiAmounts)
     breakdown_model: type[StrictModel] = AsszortiBreakdown
+    cells_carry = True
 
     def for_table(self, seat_count: int, settings: Any) -> Self:
         return self  # always the same table

@@ -158,6 +158,9 @@ class Game(Protocol):
     settings_model: type[StrictModel]
     round_types: tuple[type[RoundInput], ...]
     breakdown_model: type[StrictModel]
+    # Whether a row's cells depend on the rounds before it, so that correcting a round
+    # can change later rows (Asszorti: a win pays an earlier loss's debt first).
+    cells_carry: bool
 
     def for_table(self, seat_count: int, settings: Any) -> Game:
         """The game as played at one table: ``seat_count`` players under ``settings``.

@@ -199,6 +199,7 @@ class OwnTableGame:
     settings_model: type[StrictModel] = OwnTableSettings
     round_types: tuple[type[RoundInput], ...] = (OwnTablePoints,)
     breakdown_model: type[StrictModel] = OwnTableBreakdown
+    cells_carry = False
 
     def __init__(self, seat_count: int = MAX_PLAYERS, settings: OwnTableSettings | None = None):
         self.at_table = settings is not None  # the registry's instance is at none

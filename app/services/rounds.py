@@ -237,6 +237,13 @@ def replace_round(
     cells, sheet_after = new.row
     written = round_read(state.game.name, {**row, **updates}, cells, sheet_after)
     corrected = to_jsonable_python(written)
+    # Where a row's cells depend on the rounds before it, the event carries the later
+    # rows' cells too, so that a phone redraws the sheet from the event alone.
+    later_cells = (
+        [list(later) for later, _ in fold(state.game, points[number:], sheet_after)]
+        if state.game.cells_carry
+        else None
+    )
     version = _save(
         uow,
         state,
@@ -246,6 +253,7 @@ def replace_round(
         rounds=rounds,
         points=lambda: points,
         round=corrected,
+        later_cells=later_cells,
     )
     return RoundWritten(written, version)
 

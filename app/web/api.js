@@ -61,13 +61,25 @@ async function answerOf(fetching) {
   return { data, etag };
 }
 
-/** [match, sheet] as first-reads.js asked for them while the page arrived, once, if they
- * were for match `id` with `token`; null otherwise (the caller reads them itself). */
+/** The match version an ETag names ("v7", or W/"v7" once compressed); null for none. */
+export function versionOf(etag) {
+  const found = /"v(\d+)/.exec(etag || "");
+  return found ? Number(found[1]) : null;
+}
+
+/** [match, sheet, the sheet's version] as first-reads.js asked for them while the page
+ * arrived, once, if they were for match `id` with `token`; null otherwise (the caller
+ * reads them itself, readTable). */
 export function takeFirstReads(id, token) {
   const begun = self.firstReads;
   self.firstReads = null; // taken, or too late: first-reads.js then asks for nothing
   if (!begun || begun.id !== id || begun.token !== token) return null;
-  return Promise.all([begun.match, begun.sheet].map(async (answer) => (await answerOf(answer)).data));
+  return tableOf(Promise.all([begun.match, begun.sheet].map((answer) => answerOf(answer))));
+}
+
+async function tableOf(reading) {
+  const [match, sheet] = await reading;
+  return [match.data, sheet.data, versionOf(sheet.etag)];
 }
 
 const m = (id) => `/v1/matches/${encodeURIComponent(id)}`;
@@ -76,6 +88,9 @@ export const api = {
   createMatch: (body) => request("POST", "/v1/matches", { body, idempotent: true }),
   getMatch: (id, token) => request("GET", m(id), { token }),
   getSheet: (id, token) => request("GET", `${m(id)}/sheet`, { token }),
+  /** [match, sheet, the sheet's version], read at once (takeFirstReads' shape). */
+  readTable: (id, token) =>
+    tableOf(Promise.all([call("GET", m(id), { token }), call("GET", `${m(id)}/sheet`, { token })])),
   createRound: (id, token, body) =>
     request("POST", `${m(id)}/rounds`, { token, body, idempotent: true }),
   deleteRound: (id, token, n) => request("DELETE", `${m(id)}/rounds/${n}`, { token }),

@@ -17,6 +17,7 @@ import { WithinReach } from "./reach.js";
 import { keepRead, lastRead } from "./lastread.js";
 import { cellNodes, owedLabel, owedNote } from "./owed.js";
 import { SheetChart, decorateSheet } from "./chart.js";
+import { CHANGES, applyEvent } from "./events.js";
 
 const view = document.getElementById("view");
 const message = document.getElementById("message");
@@ -346,17 +347,20 @@ class Table {
       return this.refreshing;
     }
     this.refreshing = (async () => {
+      let tries = 0;
       do {
         this.again = false;
-        const [match, sheet] = await (takeFirstReads(this.id, this.token) ||
-          Promise.all([api.getMatch(this.id, this.token), api.getSheet(this.id, this.token)]));
+        const [match, sheet, sheetVersion] = await (takeFirstReads(this.id, this.token) ||
+          api.readTable(this.id, this.token));
         if (this.closed) return;
-        this.match = match;
-        // Teams as the page labels them (teams.js); every view reads them from here.
-        this.sheet = labelled(match, sheet);
-        this.entry = saveEntry(this.id, summaryOf(match)); // for "Your tables"
-        keepRead(this.id, match, sheet);
-        this.draw();
+        // A change between the two reads: read both again (events after the match's
+        // version would not bring the sheet the change it missed).
+        if (sheetVersion !== match.version && ++tries < 3) {
+          this.again = true;
+          continue;
+        }
+        // A live event may have brought a newer match while this read travelled.
+        if (!this.match || match.version >= this.match.version) this.show(match, sheet);
       } while (this.again && !this.closed);
     })();
     try {
@@ -366,8 +370,34 @@ class Table {
     }
   }
 
+  /** The match and its sheet, as read or as a live event left them: kept and drawn. */
+  show(match, sheet) {
+    this.match = match;
+    // Teams as the page labels them (teams.js); every view reads them from here.
+    this.sheet = labelled(match, sheet);
+    this.entry = saveEntry(this.id, summaryOf(match)); // for "Your tables"
+    keepRead(this.id, match, sheet);
+    this.draw();
+  }
+
+  /** A live event: drawn from its own data; the match and sheet are read again only
+   * when it cannot be applied (a version skipped, a kind this page does not know). */
+  changed(message) {
+    let event = null;
+    try {
+      event = JSON.parse(message.data);
+    } catch {
+      // not an event this page can read: read the match again
+    }
+    // (Applied even while a read travels: refresh keeps whichever is newer.)
+    const applied = this.match ? applyEvent(this.match, this.sheet, event) : null;
+    if (!applied) this.refreshQuietly();
+    else if (!applied.unchanged) this.show(applied.match, applied.sheet);
+  }
+
   /** No network: the sheet as this phone last read it, with what waits to be sent; the
-   * 'online' event reads it again (reconnect). Answers whether there was one. */
+   * 'online' event reconnects, and the stream brings what it missed (reconnect).
+   * Answers whether there was one. */
   showLastRead() {
     const kept = lastRead(this.id);
     if (!kept || this.closed) return false;
@@ -405,11 +435,14 @@ class Table {
     try {
       const { url } = await api.ticket(this.id, this.token);
       if (this.closed) return;
+      // From the version this phone holds: the stream sends the changes it has not
+      // seen (or a snapshot, when they are too many to replay), not the match again.
       // Past the end too: an ended match is still renamed, and its rematch starts.
-      const source = new EventSource(`${url}&past_end=true`);
+      const held = this.match ? `&after=${this.match.version}` : "";
+      const source = new EventSource(`${url}&past_end=true${held}`);
       this.source = source;
-      const changed = () => this.refreshQuietly();
-      for (const kind of ["snapshot", "round_entered", "round_corrected", "round_removed", "match_updated", "token_reissued"]) {
+      const changed = (message) => this.changed(message);
+      for (const kind of ["snapshot", ...CHANGES.filter((kind) => kind !== "ended")]) {
         source.addEventListener(kind, changed);
       }
       source.addEventListener("open", () => {
@@ -453,13 +486,9 @@ class Table {
     if (this.closed || this.finished) return;
     clearTimeout(this.retry);
     if (!navigator.onLine) return;
-    this.retry = setTimeout(
-      () => {
-        this.refreshQuietly(); // catch up on what the gap missed
-        this.connect();
-      },
-      now ? 0 : RECONNECT_MS,
-    );
+    // The new stream resumes after the version this phone holds (connect): what the
+    // drop missed comes as events, or as a snapshot that has the page read it again.
+    this.retry = setTimeout(() => this.connect(), now ? 0 : RECONNECT_MS);
   }
 
   setLive(on) {

@@ -41,6 +41,22 @@ def test_each_event_carries_the_match_and_round_as_get_answers_them(table: Table
     assert event["match"] == ended
 
 
+def test_a_correction_carries_the_later_rows_it_changed(table: Table) -> None:
+    """Correcting an early Asszorti hand changes later cells (a win pays the debt
+    first): the event carries every later row's cells as the sheet now has them."""
+    table.round(amounts(-4, 2, 2))  # seat 0 owes 4
+    table.round(amounts(6, -3, -3))  # ... and pays it first: its cell is 2
+    table.round(amounts(2, -1, -1))
+    before = [row["cells"] for row in table.get("/sheet").json()["rows"]]
+    assert table.put("/rounds/1", amounts(2, -1, -1)).status_code == 200
+    event = _last_event(table)
+    after = [row["cells"] for row in table.get("/sheet").json()["rows"]]
+    assert after[1] != before[1]  # the correction moved a later row
+    assert event["kind"] == "round_corrected"
+    assert event["round"]["result"]["cells"] == after[0]
+    assert event["later_cells"] == after[1:]
+
+
 def test_every_event_is_the_member_of_the_event_union_its_kind_names(table: Table) -> None:
     """Each change a stream sends parses as the `MatchEvent` member of its `kind`, and
     dumps back to the same JSON (nothing lost or changed), as a generated client reads

@@ -3,8 +3,9 @@
 A smoke test of the live-stream benchmark harness, not of speed: real one-worker servers
 (one, then two on the same database), streams opened, rounds written, and the run exits 0
 with every acknowledged write delivered to every stream of its match, in both layouts, and
-positive latency figures. No target has to PASS here; the req/s with and without streams
-(wrk) are checked when wrk is installed.
+positive latency figures; the page's crowd has every change on every phone, from the
+events alone (no phone reads the match again). No target has to PASS here; the req/s
+with and without streams (wrk) are checked when wrk is installed.
 """
 
 from __future__ import annotations
@@ -19,7 +20,8 @@ from tests.conftest import ROOT
 
 STREAMS, MATCHES, RATE, DURATION = 40, 10, 20, 3  # 60 writes, 4 streams a match
 SCALE_STREAMS, CROWD = 40, 20  # the scale phase: 10 matches, and 20 streams on one
-TIMEOUT = 150  # seconds for the whole run; it takes about 50 on a 2-core machine
+PAGE_CROWD, PAGE_CHANGES = 20, 3  # the page's crowd: 20 phones on one match, 3 changes
+TIMEOUT = 240  # seconds for the whole run: about 60 on a quiet 2-core machine, 140 on a busy one
 
 
 def test_quick_live_bench_delivers_every_write(tmp_path: Path) -> None:
@@ -45,6 +47,10 @@ def test_quick_live_bench_delivers_every_write(tmp_path: Path) -> None:
             str(SCALE_STREAMS),
             "--crowd",
             str(CROWD),
+            "--page-crowd",
+            str(PAGE_CROWD),
+            "--page-changes",
+            str(PAGE_CHANGES),
             "--output",
             str(output),
         ],
@@ -91,6 +97,14 @@ def test_quick_live_bench_delivers_every_write(tmp_path: Path) -> None:
     assert scale["memory"]["rss_kib_open"] > 0 and scale["idle"]["worker_cores"] >= 0
     assert scale["idle"]["probes"]["healthz"]["count"] > 0
     assert any(t["name"].startswith("scale: memory per idle stream") for t in sqlite["targets"])
+    page = sqlite["page_crowd"]
+    assert page["phones"] == PAGE_CROWD and page["open_failed"] == 0, page
+    assert page["changes"] == PAGE_CHANGES and page["expected"] == PAGE_CROWD * PAGE_CHANGES
+    assert page["missing"] == 0 and page["errors"] == {}, page
+    assert page["reads"] == 0, page  # each phone drew every change from its event
+    assert page["latency_ms"]["count"] == page["expected"] and page["latency_ms"]["min"] > 0
+    assert page["last_phone_ms"]["count"] == PAGE_CHANGES, page
+    assert any(t["name"].startswith("page: a write -> the last of") for t in sqlite["targets"])
     if shutil.which("wrk") is not None:
         rows = sqlite["throughput"]["rows"]
         for name in ("post_round", "get_match"):
