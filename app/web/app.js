@@ -220,7 +220,9 @@ class Table {
     this.onOnline = () => this.reconnect({ now: true });
     this.root = h("div", { class: "table-view" });
     this.status = h("p", { class: "status" });
-    this.live = h("span", { class: "live off", id: "live" }, t("live_off"));
+    // (Its box is as wide as the wider of its two words: app.css, .live.)
+    const words = { on: t("live_on"), off: t("live_off") };
+    this.live = h("span", { class: "live off", id: "live", dataset: words }, t("live_off"));
     this.sheetBox = h("div", { class: "sheet-box" });
     this.chart = new SheetChart(); // the running totals as a chart (chart.js)
     this.rulesBox = h("section", { class: "card own-rules", id: "own-rules", hidden: true });
@@ -261,8 +263,12 @@ class Table {
       this.hostSettings.element,
       this.reach.element,
     );
+    // Until the table is first drawn only the crumbs and the status line show, the
+    // status saying "Loading…": what the first draw adds comes below them, so nothing
+    // already on screen moves (no layout shift).
+    this.root.classList.add("unread");
+    this.status.append(h("span", { class: "muted" }, t("loading")));
     view.append(this.root);
-    this.sheetBox.append(h("p", { class: "muted" }, t("loading")));
     try {
       await this.learnRoles();
       await this.refresh();
@@ -431,6 +437,7 @@ class Table {
   // ---- drawing ----
 
   draw() {
+    this.root.classList.remove("unread");
     this.drawStatus();
     this.drawSheet();
     this.chart.draw(this.match, this.sheet);
