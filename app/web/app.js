@@ -1,5 +1,5 @@
 // SquareScores web page: start a table, open one from a join link, follow its sheet live.
-import { api, ApiError, takeFirstReads } from "./api.js";
+import { api, ApiError, takeFirstMe, takeFirstReads } from "./api.js";
 import { clear, h } from "./dom.js";
 import { language, preferredLanguage, setLanguage, t } from "./i18n.js";
 import { addKey, dropKey, getEntry, saveEntry, takeRecovery, unknownKeys } from "./store.js";
@@ -294,7 +294,7 @@ class Table {
   async learnRoles() {
     for (const key of unknownKeys(this.entry)) {
       try {
-        const me = await api.me(this.id, key.token);
+        const me = await (takeFirstMe(this.id, key.token) || api.me(this.id, key.token));
         this.entry = addKey(this.id, key.token, me.role, me.seat);
       } catch (error) {
         if (!(error instanceof ApiError && error.status === 401) || this.entry.keys.length < 2) throw error;

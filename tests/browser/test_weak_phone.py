@@ -144,6 +144,18 @@ def test_a_player_phone_loads_in_one_round_compressed_then_from_its_cache(
         assert headers.get("content-encoding") == "gzip", name
         assert headers.get("cache-control") == IMMUTABLE, name
     assert sent < raw / 2, (sent, raw)
+    # A join link on a phone with no key for the table: its role, match and sheet were
+    # first asked for before the modules had all run (first-reads.js, with the link's
+    # key), not one after another once they had; the role once.
+    match_url = f"{server.url}/v1/matches/{created['id']}"
+    asked = [url for url, _ in cold.sent.values()]
+    assert asked.count(match_url + "/me") == 1, asked
+    loaded = page.evaluate(
+        "performance.getEntriesByType('navigation')[0].domContentLoadedEventStart"
+    )
+    for url in (match_url + "/me", match_url, match_url + "/sheet"):
+        began = page.evaluate("(url) => performance.getEntriesByName(url)[0].startTime", url)
+        assert began < loaded, (url, began, loaded)
     cdp.detach()
     page.close()
 
