@@ -146,3 +146,42 @@ def test_the_start_page_with_tables_to_look_up_does_not_move(
         expect(looked_up).to_have_text(", ".join(NAMES))
     total, shifts = layout_shift(page)
     assert total < CLS_BOUND, json.dumps(shifts, indent=1)
+
+
+def test_an_ended_match_does_not_move(
+    weak_phone: tuple[BrowserContext, Page], server: LiveServer
+) -> None:
+    """The result card, the standings and the settlement arrive with the first draw."""
+    _, page = weak_phone
+    created = create(server, {"game": "asszorti", "players": NAMES})
+    host = created["tokens"]["host"]
+    path = f"/v1/matches/{created['id']}"
+    entered = api(
+        server,
+        "POST",
+        f"{path}/rounds",
+        host,
+        json={"type": "asszorti_amounts", "amounts": [6, -3, -3]},
+    )
+    assert entered.status_code == 201, entered.text
+    assert api(server, "POST", f"{path}/end", host).status_code == 200
+    page.goto(server.url + created["tokens"]["links"]["players"][2])
+    expect(page.locator("#result")).to_be_visible()
+    expect(page.locator("#sheet")).to_be_visible()
+    total, shifts = layout_shift(page)
+    assert total < CLS_BOUND, json.dumps(shifts, indent=1)
+
+
+def test_the_join_links_of_a_new_table_do_not_move(
+    weak_phone: tuple[BrowserContext, Page], server: LiveServer
+) -> None:
+    """Started from the start page: the QR codes are drawn into the room kept for them
+    once their library arrives, after the tap's grace."""
+    _, page = weak_phone
+    page.goto(server.url + "/")
+    for seat, name in enumerate(NAMES):
+        page.locator("input.player-name").nth(seat).fill(name)
+    page.click("#create")
+    expect(page.locator("#links svg.qr path.qr-modules").first).to_be_attached()
+    total, shifts = layout_shift(page)
+    assert total < CLS_BOUND, json.dumps(shifts, indent=1)
