@@ -80,6 +80,25 @@ lint-docker: install  ## Lint the Dockerfile with hadolint
 compat: install  ## Fail on an unacknowledged breaking change to openapi/openapi.json (COMPAT_BASE=ref, default HEAD~1)
 	$(VENV)/bin/python scripts/openapi_compat.py $(if $(COMPAT_BASE),--base $(COMPAT_BASE))
 
+# --- Lighthouse ----------------------------------------------------------------------
+# Lighthouse's mobile preset on the start page and a player's table opened from a join
+# link, against a server the script starts (SQLite, a temporary database); see
+# docs/web.md, "Lighthouse". Lighthouse is pinned in tools/lighthouse/package-lock.json
+# and drives Debian's Chromium (CHROME_PATH, default /usr/bin/chromium), installed by
+# scripts/install_test_tools.sh when missing. Reports go to build/lighthouse/.
+LIGHTHOUSE_NODE_STAMP := tools/lighthouse/node_modules/.installed
+LIGHTHOUSE_ARGS ?=
+
+$(LIGHTHOUSE_NODE_STAMP): tools/lighthouse/package.json tools/lighthouse/package-lock.json
+	cd tools/lighthouse && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error
+	@touch $@
+
+.PHONY: lighthouse
+lighthouse: install  ## Lighthouse (mobile) on the start page and a player's table (LIGHTHOUSE_ARGS="--runs 5")
+	bash scripts/install_test_tools.sh
+	$(MAKE) --no-print-directory $(LIGHTHOUSE_NODE_STAMP)
+	$(VENV)/bin/python scripts/lighthouse.py $(LIGHTHOUSE_ARGS)
+
 # --- load benchmark ----------------------------------------------------------------
 # Real uvicorn servers on SQLite and PostgreSQL, driven by wrk; see docs/performance.md.
 # wrk is Debian's package: installed here when it is missing and we run as root.

@@ -82,6 +82,16 @@ async function tableOf(reading) {
   return [match.data, sheet.data, versionOf(sheet.etag)];
 }
 
+/** The /me answer first-reads.js asked for a join link, once, if it was for match `id`
+ * with `token`; null otherwise. The match and the sheet stay for takeFirstReads. */
+export function takeFirstMe(id, token) {
+  const begun = self.firstReads;
+  if (!begun || !begun.me || begun.id !== id || begun.token !== token) return null;
+  const answer = begun.me;
+  begun.me = null;
+  return answerOf(answer).then((answered) => answered.data);
+}
+
 const m = (id) => `/v1/matches/${encodeURIComponent(id)}`;
 
 export const api = {

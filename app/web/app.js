@@ -1,5 +1,5 @@
 // SquareScores web page: start a table, open one from a join link, follow its sheet live.
-import { api, ApiError, takeFirstReads } from "./api.js";
+import { api, ApiError, takeFirstMe, takeFirstReads } from "./api.js";
 import { clear, h } from "./dom.js";
 import { language, preferredLanguage, setLanguage, t } from "./i18n.js";
 import { addKey, dropKey, getEntry, saveEntry, takeRecovery, unknownKeys } from "./store.js";
@@ -243,7 +243,9 @@ class Table {
     this.target = h("p", { class: "sheet-target", id: "sheet-target", hidden: true });
     this.targetNote = h("p", { class: "target-note", id: "target-note", role: "status" });
     this.shownTarget = undefined; // the target last drawn (undefined: nothing drawn yet)
-    this.live = h("span", { class: "live off", id: "live" }, t("live_off"));
+    // (Its box is as wide as the wider of its two words: app.css, .live.)
+    const words = { on: t("live_on"), off: t("live_off") };
+    this.live = h("span", { class: "live off", id: "live", dataset: words }, t("live_off"));
     this.sheetBox = h("div", { class: "sheet-box" });
     this.chart = new SheetChart(); // the running totals as a chart (chart.js)
     this.rulesBox = h("section", { class: "card own-rules", id: "own-rules", hidden: true });
@@ -288,8 +290,12 @@ class Table {
       this.hostSettings.element,
       this.reach.element,
     );
+    // Until the table is first drawn only the crumbs and the status line show, the
+    // status saying "Loading…": what the first draw adds comes below them, so nothing
+    // already on screen moves (no layout shift).
+    this.root.classList.add("unread");
+    this.status.append(h("span", { class: "muted" }, t("loading")));
     view.append(this.root);
-    this.sheetBox.append(h("p", { class: "muted" }, t("loading")));
     try {
       await this.learnRoles();
       await this.refresh();
@@ -317,7 +323,7 @@ class Table {
   async learnRoles() {
     for (const key of unknownKeys(this.entry)) {
       try {
-        const me = await api.me(this.id, key.token);
+        const me = await (takeFirstMe(this.id, key.token) || api.me(this.id, key.token));
         this.entry = addKey(this.id, key.token, me.role, me.seat);
       } catch (error) {
         if (!(error instanceof ApiError && error.status === 401) || this.entry.keys.length < 2) throw error;
@@ -508,6 +514,7 @@ class Table {
 
   draw() {
     this.drawWho();
+    this.root.classList.remove("unread");
     this.drawStatus();
     this.drawTarget();
     this.drawSheet();

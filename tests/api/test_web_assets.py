@@ -51,7 +51,7 @@ def test_the_page_preloads_every_module_of_the_graph_and_the_strings(client: Tes
     response = client.get("/", headers={"Accept-Language": "hu-HU,hu;q=0.9,en;q=0.8"})
     assert response.status_code == 200
     assert response.headers["cache-control"] == "no-cache"
-    assert response.headers["vary"] == "Accept-Language"
+    assert response.headers["vary"] == "Accept-Language, Accept-Encoding"
     preloaded = re.findall(r'<link rel="modulepreload" href="([^"]+)">', response.text)
     assert preloaded == [f"{shell.assets_url}/{module}" for module in shell.modules]
     # Every module but the entry, and not the QR library (imported only when drawn);
@@ -108,6 +108,24 @@ def test_versioned_assets_are_immutable_and_gzipped(client: TestClient) -> None:
     assert plain.status_code == 200 and plain.headers["cache-control"] == "no-cache"
     # Another version's URL is not answered with this version's content.
     assert client.get("/app/000000000000/app.js").status_code == 404
+
+
+def test_the_page_is_gzipped_for_a_browser_that_takes_it(client: TestClient) -> None:
+    plain = client.get("/", headers={"Accept-Encoding": "identity"})
+    zipped = client.get("/", headers={"Accept-Encoding": "gzip, deflate, br"})
+    assert "content-encoding" not in plain.headers
+    assert zipped.headers["content-encoding"] == "gzip"
+    assert zipped.text == plain.text  # (httpx decodes it)
+    assert int(zipped.headers["content-length"]) < len(plain.content) / 2
+    # Each encoding its own tag, each revalidated as itself.
+    assert zipped.headers["etag"] != plain.headers["etag"]
+    for answer, encoding in ((plain, "identity"), (zipped, "gzip")):
+        again = client.get(
+            "/", headers={"If-None-Match": answer.headers["etag"], "Accept-Encoding": encoding}
+        )
+        assert again.status_code == 304
+    other = client.get("/", headers={"If-None-Match": plain.headers["etag"]})
+    assert other.status_code == 200
 
 
 def test_gzip_is_only_on_the_page_assets(client: TestClient) -> None:

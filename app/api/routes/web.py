@@ -15,6 +15,8 @@ which caches the new shell and deletes the old caches. ``/app/*`` without a vers
 still answers, revalidated each time, for links from outside the page.
 """
 
+import functools
+import gzip
 import hashlib
 import json
 import re
@@ -184,11 +186,24 @@ async def index(request: Request) -> Response:
     shell: WebShell = request.app.state.web_shell
     language = shell.language(request.headers.get("accept-language", ""))
     # The page is a function of the assets' content and the language: they tag it.
-    etag = f'"{shell.version}-{language}"'
-    headers = {**SECURITY_HEADERS, "ETag": etag, "Vary": "Accept-Language"}
+    # Gzipped for a browser that takes it, as the assets are; each encoding its own tag.
+    gzipped = "gzip" in request.headers.get("accept-encoding", "")
+    etag = f'"{shell.version}-{language}{"-gzip" if gzipped else ""}"'
+    headers = {**SECURITY_HEADERS, "ETag": etag, "Vary": "Accept-Language, Accept-Encoding"}
     if etag in request.headers.get("if-none-match", ""):
         return Response(status_code=304, headers=headers)
-    return Response(shell.index[language], media_type="text/html; charset=utf-8", headers=headers)
+    body = shell.index[language]
+    if gzipped:
+        body = gzipped_page(body)
+        headers["Content-Encoding"] = "gzip"
+    return Response(body, media_type="text/html; charset=utf-8", headers=headers)
+
+
+@functools.cache
+def gzipped_page(page: bytes) -> bytes:
+    """The rendered page, gzipped once per language and version (mtime 0: the same bytes
+    every time)."""
+    return gzip.compress(page, mtime=0)
 
 
 @router.api_route(SERVICE_WORKER_URL, methods=["GET", "HEAD"], include_in_schema=False)
