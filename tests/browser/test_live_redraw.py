@@ -119,10 +119,11 @@ def test_a_change_reaches_the_other_phone_without_it_reading_again(
     assert rows(watching) == [["1", "2", "0", "0"]]
     assert totals(watching) == ["2", "0", "0"]
 
-    # The end: the status, and the stream closes.
+    # The end: the status; the stream stays open (an ended match is still renamed).
     write(server, created, "POST", "/end")
     expect(watching.locator("p.status")).to_have_class(re.compile(r"\bended\b"))
-    expect(watching.locator("#live")).to_be_hidden()
+    write(server, created, "PATCH", "/players/1", {"name": "Bella"})
+    expect(watching.locator("#sheet thead th").nth(2)).to_have_text("Bella")
 
     assert reads.count() == 0, reads.seen  # every change came from its event alone
     for phone in phones:

@@ -472,6 +472,8 @@ ROUND_TRIPS = {
     "getTokenOwner": "TokenOwner",
     "reissueToken": "IssuedToken",
     "recoverHostToken": "IssuedToken",
+    "getRecoveryCode": "RecoveryCode",
+    "takeRematchSeat": "RematchSeat",
     "getMatchHistory": "MatchHistory",
     "createStreamTicket": "StreamTicket",
     "listGames": "GameList",
@@ -645,6 +647,9 @@ def record(base_url: str, game: str) -> dict[str, list[Any]]:
         # A stream falls behind only with 32 changes unread on a full socket: the resync
         # event is built here as the stream builds it, from the match's version.
         r.samples["followMatch"].append({"kind": "resync", "version": ended["version"]})
+        r.keep("getRecoveryCode", 200, "GET", f"{url}/recovery", headers=host)
+        assert http.post(f"{url}/rematch", headers=host).status_code == 201
+        r.keep("takeRematchSeat", 200, "POST", f"{url}/rematch/seat", headers=player)
         for body in play.rounds:
             r.keep("scoreRound", 200, "POST", f"/v1/games/{game}/score", json=body)
         r.keep("listGames", 200, "GET", "/v1/games")
