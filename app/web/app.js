@@ -95,7 +95,7 @@ function startForm() {
   // Whose phone starts the table: usually a player's, who types their own name first,
   // so the first seat is chosen; it shows the name as typed, and the host changes it
   // here or later in the table's settings ("I only keep score": no seat).
-  const seat = hostSeatField("host-seat", [], 0);
+  const seat = hostSeatField("host-seat", [], null); // its players once the names are drawn
   const select = h(
     "select",
     { id: "game", name: "game" },
@@ -106,12 +106,11 @@ function startForm() {
   // The game's name alone fits the select on a phone; its players are said under it.
   const hint = h("span", { class: "field-hint", id: "game-hint" });
   const typed = (box) => [...box.querySelectorAll("input")].map((input) => input.value);
-  const drawSeat = () => {
-    const first = seat.select.options.length === 1; // only "I only keep score": the first draw
-    const shown = typed(names).map((name, n) => name.trim() || t("player_n", { n: n + 1 }));
-    seatOptions(seat.select, shown);
-    if (first) seat.select.value = "0";
-  };
+  const drawSeat = () =>
+    seatOptions(
+      seat.select,
+      typed(names).map((name, n) => name.trim() || t("player_n", { n: n + 1 })),
+    );
   const drawNames = () => {
     hint.textContent = t(`game_hint_${select.value}`);
     rules.draw(select.value, typed(names));
@@ -165,6 +164,7 @@ function startForm() {
     drawSeat();
   });
   drawNames();
+  seat.select.value = "0"; // the first seat, until the host says otherwise
   const button = h("button", { type: "submit", class: "primary", id: "create" }, t("create"));
   const form = h(
     "form",
