@@ -1,7 +1,8 @@
 """The host's seat on the page (Chromium, 360 px): the start form asks which seat is
 the host's (the first, shown by name, unless changed), the host's phone says whose it
 is, and another phone's history names the host's player for a round the host
-entered; the host changes it, or says they only keep score, in the table's settings.
+entered, as does the notice at a form the host's round overtook; the host changes it,
+or says they only keep score, in the table's settings.
 
 Same set-up as ``test_table_page.py``: a real server, headless Chromium, phones at
 360 px that may not leave the server's origin (tests/browser/pages.py).
@@ -13,7 +14,7 @@ import json
 
 from playwright.sync_api import Browser, expect
 
-from tests.browser.pages import LIVE_TIMEOUT_MS, PHONE, Phone, api, new_phone
+from tests.browser.pages import LIVE_TIMEOUT_MS, PHONE, Phone, api, create, new_phone
 from tests.conftest import ROOT
 from tests.live import LiveServer
 
@@ -93,3 +94,31 @@ def test_the_history_names_the_host_s_player_and_the_host_s_phone_says_whose_it_
 
     host.check_clean()
     anna.check_clean()
+
+
+def test_a_form_overtaken_by_the_host_s_round_names_the_host_s_player(
+    browser: Browser, server: LiveServer, phones: list[Phone]
+) -> None:
+    created = create(
+        server, {"game": "asszorti", "players": ["Anna", "Berta", "Csaba"], "host_seat": 2}
+    )
+    page = new_phone(phones, browser, server).open(created["tokens"]["links"]["players"][0])
+    page.wait_for_selector("#live.on")
+    # Anna types her amounts; the host's phone (Csaba's) stores a round meanwhile.
+    for n, amount in enumerate([4, -2, -2]):
+        page.fill(f'input[name="amount{n}"]', str(amount))
+    entered = api(
+        server,
+        "POST",
+        f"/v1/matches/{created['id']}/rounds",
+        created["tokens"]["host"],
+        json={"type": "asszorti_amounts", "amounts": [2, -1, -1]},
+    )
+    assert entered.status_code == 201 and entered.json()["entered_by"] == "host"
+    notice = page.locator("#amounts #same-hand")
+    expect(notice).to_be_visible(timeout=LIVE_TIMEOUT_MS)
+    stored = notice.locator(".clash-stored")
+    expect(stored).to_contain_text("Csaba")
+    expect(stored).not_to_contain_text(EN["by_host"])
+    for phone in phones:
+        phone.check_clean()
