@@ -64,6 +64,17 @@ def _union(models: Any) -> Any:
     return Union[tuple(models)]  # noqa: UP007
 
 
+HOST_SEAT_DESCRIPTION = (
+    "the seat of the player who holds the host's phone (a seat of the table), or null: "
+    "the host only keeps score, or has not said. Rounds and changes the host's token "
+    "makes are recorded as `host`; a client names them after this seat's player"
+)
+WHO_DESCRIPTION = (
+    "who did it: host or seat:N (the host is the player at the match's host_seat, "
+    "when it names one)"
+)
+
+
 def _match_create(game_name: str) -> type[StrictModel]:
     game = GAMES[game_name]
     low, high = game.min_players, game.max_players
@@ -79,6 +90,10 @@ def _match_create(game_name: str) -> type[StrictModel]:
             ),
         ),
         "settings": (game.settings_model, Field(default_factory=game.settings_model)),
+        "host_seat": (
+            Annotated[int, Field(ge=0, le=high - 1)] | None,
+            Field(None, description=HOST_SEAT_DESCRIPTION),
+        ),
     }
     if game.max_teams:
         fields["team_names"] = (
@@ -224,13 +239,26 @@ class PlayerUpdate(StrictModel):
 
 
 class MatchUpdate(StrictModel):
-    """What the host may change: settings (only those sent), player and team names."""
+    """What the host may change: settings (only those sent), player and team names, and
+    the host's seat (sent: changed, null included)."""
 
-    model_config = ConfigDict(json_schema_extra={"examples": [{"settings": {"target": 15}}]})
+    model_config = ConfigDict(
+        json_schema_extra={"examples": [{"settings": {"target": 15}}, {"host_seat": 0}]}
+    )
 
     settings: SettingsUpdate | None = None  # type: ignore[valid-type]  # built from the registry
     players: Annotated[list[PlayerName], Field(min_length=1, max_length=16)] | None = None
     team_names: Annotated[list[TeamName], Field(min_length=1, max_length=16)] | None = None
+    host_seat: Annotated[int, Field(ge=0, le=15)] | None = Field(
+        None,
+        description="the seat of the player who holds the host's phone; null: none (the "
+        "host only keeps score). Left out: unchanged",
+    )
+
+    @property
+    def host_seat_sent(self) -> bool:
+        """Whether the body names the host's seat (null included), not just leaves it out."""
+        return "host_seat" in self.model_fields_set
 
 
 class Read(BaseModel):
@@ -299,6 +327,7 @@ _MATCH_EXAMPLE: dict[str, Any] = {
     "ended_by": None,
     "rematch_id": None,
     "rematch_of": None,
+    "host_seat": 0,
 }
 
 
@@ -346,13 +375,18 @@ class MatchRead(Read):
     created_at: datetime
     updated_at: datetime
     ended_at: datetime | None
-    ended_by: str | None = Field(None, description="who ended the match: host or seat:N")
+    ended_by: str | None = Field(
+        None,
+        description="who ended the match: host or seat:N (the host is the player at "
+        "host_seat, when it names one)",
+    )
     rematch_id: str | None = Field(
         None, description="the match started as this one's rematch (startRematch); null if none"
     )
     rematch_of: str | None = Field(
         None, description="the ended match this one is the rematch of; null if none"
     )
+    host_seat: int | None = Field(None, description=HOST_SEAT_DESCRIPTION)
 
 
 class JoinLinks(Read):
@@ -650,7 +684,7 @@ class RoundRead(Read):
     input: RoundBody
     dealer: int
     result: RoundResult
-    entered_by: str
+    entered_by: str = Field(description=WHO_DESCRIPTION)
     created_at: datetime
     updated_at: datetime
 
@@ -674,7 +708,7 @@ class RoundRevisionRead(Read):
     action: RevisionAction
     type: RoundType | None
     input: RoundBody | None
-    by: str = Field(description="who did it: host or seat:N")
+    by: str = Field(description=WHO_DESCRIPTION)
     recorded_at: datetime
 
 

@@ -77,6 +77,9 @@ class Match(SQLModel, table=True):
     # A match has at most one rematch: the unique rematch_of says so in the database.
     rematch_id: str | None = Field(default=None, max_length=32)
     rematch_of: str | None = Field(default=None, max_length=32)
+    # The seat of the player who holds the host's phone; NULL: the host only keeps
+    # score (or has not said). Rounds the host enters are theirs.
+    host_seat: int | None = None
 
 
 class Round(SQLModel, table=True):

@@ -77,6 +77,8 @@ def create_match(
     team_names = getattr(body, "team_names", None)
     if team_names is not None:
         _check_team_names(game, team_names)
+    host_seat = body.host_seat
+    _check_host_seat(host_seat, len(players))
     sheet = game.initial_state()
     status = status_of(game, settings, sheet, 0)
 
@@ -100,6 +102,7 @@ def create_match(
         "ended_by": None,
         "rematch_id": None,
         "rematch_of": rematch_of,
+        "host_seat": host_seat,
     }
     recovery, row["recovery_hash"] = new_recovery_code()
     repository.insert_match(uow.connection, row)
@@ -119,6 +122,12 @@ class MatchChanges(Protocol):
     def players(self) -> Sequence[str] | None: ...
     @property
     def team_names(self) -> Sequence[str] | None: ...
+    @property
+    def host_seat(self) -> int | None: ...
+    @property
+    def host_seat_sent(self) -> bool:
+        """Whether ``host_seat`` was sent (null then clears it) or left out."""
+        ...
 
 
 def update_match(uow: UnitOfWork, request: WriteRequest, body: MatchChanges) -> MatchState:
@@ -138,6 +147,10 @@ def update_match(uow: UnitOfWork, request: WriteRequest, body: MatchChanges) -> 
     if body.team_names is not None:
         _check_team_names(game, body.team_names)
         values["team_names"] = list(body.team_names)
+    if body.host_seat_sent:
+        seats = len(values.get("players", state.row["players"]))
+        _check_host_seat(body.host_seat, seats)
+        values["host_seat"] = body.host_seat
     check_writable(state, request)
     if settings is not None:
         _check_settings_change(state, settings)
@@ -220,13 +233,15 @@ class _Table:
     players: list[str]
     settings: StrictModel
     team_names: list[str] | None
+    host_seat: int | None
 
 
 def start_rematch(
     uow: UnitOfWork, request: WriteRequest, *, limits: Iterable[RateLimit] = ()
 ) -> NewMatch:
-    """A new match with the ended match's players, game, settings and team names, its
-    first dealer the seat after the last deal's dealer; each match links to the other.
+    """A new match with the ended match's players, game, settings, team names and host's
+    seat, its first dealer the seat after the last deal's dealer; each match links to
+    the other.
     New tokens for every role, as a create's. A match has one rematch at most."""
     state = request.state()
     check_expected(state, request)
@@ -248,6 +263,7 @@ def start_rematch(
         players=list(state.row["players"]),
         settings=settings,
         team_names=list(team_names) if team_names is not None else None,
+        host_seat=state.row["host_seat"],  # the same players: the host holds the same seat
     )
     new = create_match(uow, table, limits=limits, rematch_of=match_id)
     linked = {
@@ -257,6 +273,13 @@ def start_rematch(
     }
     changes.save(uow, state, linked, "match_updated")
     return new
+
+
+def _check_host_seat(seat: int | None, seats: int) -> None:
+    """The host's seat, when one is named, is a seat of the table."""
+    if seat is not None and not 0 <= seat < seats:
+        message = f"no seat {seat} at this table: seats are 0 to {seats - 1}"
+        raise InvalidInput(message, errors=[FieldError(("body", "host_seat"), message)])
 
 
 def _check_team_names(game: Game, names: Sequence[str]) -> None:

@@ -174,6 +174,7 @@ def match_data(state: MatchState) -> dict[str, Any]:
         "ended_by": row["ended_by"],
         "rematch_id": row["rematch_id"],
         "rematch_of": row["rematch_of"],
+        "host_seat": row["host_seat"],
     }
 
 

@@ -6,7 +6,7 @@ import { addKey, dropKey, getEntry, saveEntry, takeRecovery, unknownKeys } from 
 import { EndGame, winnerNames } from "./endgame.js";
 import { linksCard, recoveryStep } from "./links.js";
 import { recoverCard } from "./recover.js";
-import { HostSettings, StartSettings } from "./settings.js";
+import { HostSettings, StartSettings, chosenSeat, hostSeatField, seatOptions } from "./settings.js";
 import { RoundEntry } from "./entry.js";
 import { labelled } from "./teams.js";
 import { problemNodes } from "./problems.js";
@@ -92,6 +92,10 @@ function startForm() {
   const names = h("div", { class: "fields" });
   const teams = h("div", { class: "fields" });
   const rules = new StartSettings(() => drawFields()); // an own table's players or teams changed
+  // Whose phone starts the table: usually a player's, who types their own name first,
+  // so the first seat is chosen; it shows the name as typed, and the host changes it
+  // here or later in the table's settings ("I only keep score": no seat).
+  const seat = hostSeatField("host-seat", [], null); // its players once the names are drawn
   const select = h(
     "select",
     { id: "game", name: "game" },
@@ -102,6 +106,11 @@ function startForm() {
   // The game's name alone fits the select on a phone; its players are said under it.
   const hint = h("span", { class: "field-hint", id: "game-hint" });
   const typed = (box) => [...box.querySelectorAll("input")].map((input) => input.value);
+  const drawSeat = () =>
+    seatOptions(
+      seat.select,
+      typed(names).map((name, n) => name.trim() || t("player_n", { n: n + 1 })),
+    );
   const drawNames = () => {
     hint.textContent = t(`game_hint_${select.value}`);
     rules.draw(select.value, typed(names));
@@ -147,12 +156,15 @@ function startForm() {
       );
     }
     rules.names(typed(names).map((name) => name.trim()));
+    drawSeat();
   };
   select.addEventListener("change", drawNames);
-  names.addEventListener("input", () =>
-    rules.names([...names.querySelectorAll("input")].map((input) => input.value.trim())),
-  );
+  names.addEventListener("input", () => {
+    rules.names([...names.querySelectorAll("input")].map((input) => input.value.trim()));
+    drawSeat();
+  });
   drawNames();
+  seat.select.value = "0"; // the first seat, until the host says otherwise
   const button = h("button", { type: "submit", class: "primary", id: "create" }, t("create"));
   const form = h(
     "form",
@@ -160,6 +172,7 @@ function startForm() {
     h("h1", {}, t("start_title")),
     h("label", { class: "field" }, h("span", {}, t("game")), select, hint),
     names,
+    seat.field,
     teams,
     rules.element,
     button,
@@ -171,7 +184,7 @@ function startForm() {
     if (players.some((name) => !name)) return showError(t("error_names"), button);
     const settings = rules.read();
     if (settings.error) return showError(settings.error, button);
-    const body = { game: select.value, players, settings: settings.value };
+    const body = { game: select.value, players, settings: settings.value, host_seat: chosenSeat(seat.select) };
     if (rules.teams() > 0) {
       const teamNames = [...teams.querySelectorAll("input")].map((input) => input.value.trim());
       if (teamNames.every(Boolean)) body.team_names = teamNames;
@@ -557,13 +570,15 @@ class Table {
     this.status.className = `status ${match.status}`;
   }
 
-  /** "You are Berta" on a player's phone, "You are the host" on the host's (a viewer's
-   * phone says it is watching, under the sheet). */
+  /** "You are Berta" on a player's phone; on the host's, "You are Anna (host)" when the
+   * match names the host's seat, else "You are the host" (a viewer's phone says it is
+   * watching, under the sheet). */
   drawWho() {
-    const { role, seat } = this.entry;
-    const name = role === "player" && seat !== null && seat !== undefined ? this.names()[seat] : undefined;
+    const { role } = this.entry;
+    const seat = role === "host" ? this.match.host_seat : this.entry.seat;
+    const name = this.canWrite && Number.isInteger(seat) ? this.names()[seat] : undefined;
     let text = "";
-    if (role === "host") text = t("you_are_host");
+    if (role === "host") text = name !== undefined ? t("you_are_host_seat", { name }) : t("you_are_host");
     else if (name !== undefined) text = t("you_are", { name });
     if (this.who.textContent !== text) this.who.textContent = text;
   }

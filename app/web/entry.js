@@ -411,6 +411,7 @@ export class RoundEntry {
       ...clashNodes({
         game: this.table.match.game,
         names: this.table.names(),
+        hostSeat: this.table.match.host_seat,
         teams: this.table.sheet.columns,
         numbers: clash.numbers,
         rounds: clash.rounds,
@@ -806,7 +807,8 @@ export class RoundEntry {
       return "";
     }
     if (!rounds || !this.table.match) return "";
-    return conflictText({ game: this.table.match.game, names: this.table.names(), rounds, body: item.body });
+    const { game, host_seat: hostSeat } = this.table.match;
+    return conflictText({ game, names: this.table.names(), hostSeat, rounds, body: item.body });
   }
 
   drawOutbox() {

@@ -9,9 +9,13 @@ import { handText, signed } from "./hand.js";
 import { dealText } from "./tricks.js";
 import { problemText } from "./problems.js";
 
-/** Who made a change: "host" or "seat:N" as the API records it. */
-export function byText(by, names) {
-  if (by === "host") return t("by_host");
+/** Who made a change: "host" or "seat:N" as the API records it. The host is the
+ * player at the match's `host_seat` when it names one (else "the host"). */
+export function byText(by, names, hostSeat = null) {
+  if (by === "host") {
+    const name = Number.isInteger(hostSeat) ? names[hostSeat] : undefined;
+    return name !== undefined ? name : t("by_host");
+  }
   const seat = /^seat:(\d+)$/.exec(by || "");
   if (seat && names[Number(seat[1])] !== undefined) return names[Number(seat[1])];
   return String(by);
@@ -149,6 +153,7 @@ export class RoundPanel {
     const names = this.names;
     const teams = this.teams;
     const match = this.table.match;
+    const hostSeat = match ? match.host_seat : null;
     const close = h("button", { type: "button", class: "link close", id: "round-close", onclick: () => this.close() }, t("close"));
     const parts = [h("div", { class: "panel-head" }, h("h2", {}, t("round_title", { n: this.number })), close)];
     if (problem) parts.push(h("p", { class: "note error" }, problem));
@@ -157,7 +162,7 @@ export class RoundPanel {
         h(
           "p",
           { class: "muted", id: "round-meta" },
-          t("round_meta", { dealer: names[round.dealer], by: byText(round.entered_by, names) }),
+          t("round_meta", { dealer: names[round.dealer], by: byText(round.entered_by, names, hostSeat) }),
         ),
         h("p", { class: "round-input", id: "round-input" }, inputText(round.input, names, teams)),
       );
@@ -202,7 +207,7 @@ export class RoundPanel {
               h(
                 "span",
                 { class: "history-who" },
-                t(`history_${item.action}`, { who: byText(item.by, names), time: timeText(item.recorded_at) }),
+                t(`history_${item.action}`, { who: byText(item.by, names, hostSeat), time: timeText(item.recorded_at) }),
               ),
               item.input ? h("span", { class: "history-input" }, inputText(item.input, names, teams)) : null,
             ),

@@ -56,12 +56,12 @@ function inSentence(title) {
 /**
  * The notice at a form whose entry clashed: what was stored meanwhile (`rounds`, or only
  * their `numbers` when they could not be read), by whom, and the entry beside it.
- * @param {{game: string, names: string[], teams: string[], numbers: number[],
+ * @param {{game: string, names: string[], teams: string[], hostSeat: number | null, numbers: number[],
  *          rounds: object[] | null, body: object | null, next: number,
  *          drop: Function, add: Function}} clash `next`: the number the entry would get
  */
 export function clashNodes(clash) {
-  const { game, names, teams, body } = clash;
+  const { game, names, teams, body, hostSeat } = clash;
   const lines = [];
   if (clash.rounds) {
     for (const round of clash.rounds) {
@@ -70,7 +70,7 @@ export function clashNodes(clash) {
         h(
           "p",
           { class: "clash-stored", dataset: { round: String(round.number) } },
-          t("clash_stored", { round: roundTitle(game, round.number), name: byText(round.entered_by, names), what }),
+          t("clash_stored", { round: roundTitle(game, round.number), name: byText(round.entered_by, names, hostSeat), what }),
         ),
       );
     }
@@ -94,12 +94,12 @@ export function clashNodes(clash) {
 
 /** The outbox card's line for a round refused as stale (412): the stored round that looks
  * the same as `body`, else what was stored meanwhile; "" when nothing was. */
-export function conflictText({ game, names, rounds, body }) {
+export function conflictText({ game, names, rounds, body, hostSeat }) {
   const same = rounds.find((round) => sameInput(round.input, body));
   if (same) {
-    return t("outbox_same", { round: roundTitle(game, same.number), name: byText(same.entered_by, names) });
+    return t("outbox_same", { round: roundTitle(game, same.number), name: byText(same.entered_by, names, hostSeat) });
   }
   if (!rounds.length) return "";
-  const list = rounds.map((round) => `${roundTitle(game, round.number)} (${byText(round.entered_by, names)})`);
+  const list = rounds.map((round) => `${roundTitle(game, round.number)} (${byText(round.entered_by, names, hostSeat)})`);
   return t("outbox_stored", { list: list.join(", ") });
 }

@@ -1,6 +1,7 @@
 // Table rules: chosen on the start form (createMatch's `settings`), and changed by the
 // host on the sheet (PATCH the match's `settings`; only the settings sent change). The
-// host's card also renames players (rename.js), after the match has ended too.
+// host's card also renames players (rename.js), after the match has ended too, and says
+// which seat is the host's (`host_seat`: the history names the host's rounds after it).
 import { request } from "./api.js";
 import { clear, h } from "./dom.js";
 import { t } from "./i18n.js";
@@ -58,6 +59,38 @@ function dealerField(id, names, value) {
   select.value = String(value || 0);
   const label = h("span", {}, t("setting_first_dealer"));
   return { select, field: h("label", { class: "field" }, label, select) };
+}
+
+/** "Which seat is yours?": each player by name, and "I only keep score" (value "":
+ * `host_seat` null). */
+export function hostSeatField(id, names, value) {
+  const select = h("select", { id, name: "host_seat" }, h("option", { value: "" }, t("host_seat_none")));
+  seatOptions(select, names);
+  select.value = Number.isInteger(value) && value < names.length ? String(value) : "";
+  return { select, field: h("label", { class: "field" }, h("span", {}, t("host_seat")), select) };
+}
+
+/** The seat select's players as `names` has them, one per seat, before "I only keep
+ * score"; the choice is kept while its seat is still there (else the first seat). */
+export function seatOptions(select, names) {
+  const chosen = select.value;
+  const none = select.querySelector('option[value=""]');
+  const players = [...select.options].filter((option) => option !== none);
+  while (players.length > names.length) players.pop().remove();
+  while (players.length < names.length) {
+    const option = h("option", { value: String(players.length) });
+    none.before(option);
+    players.push(option);
+  }
+  players.forEach((option, seat) => {
+    option.textContent = names[seat];
+  });
+  select.value = chosen === "" || Number(chosen) < names.length ? chosen : "0";
+}
+
+/** The `host_seat` a seat select says: a seat, or null. */
+export function chosenSeat(select) {
+  return select.value === "" ? null : Number(select.value);
 }
 
 function kontraField(id, checked) {
@@ -272,7 +305,8 @@ export class HostSettings {
       this.dirty = false;
       this.build(match, ended);
     }
-    if (!this.dirty && !ended) this.fill(match.settings);
+    if (!ended) seatOptions(this.fields.host_seat.select, this.table.names()); // renamed, perhaps
+    if (!this.dirty && !ended) this.fill(match.settings, match.host_seat);
     this.names.draw(match);
   }
 
@@ -316,6 +350,7 @@ export class HostSettings {
     if (match.round_count === 0) {
       this.fields.first_dealer = dealerField("host-first-dealer", this.table.names(), 0);
     }
+    this.fields.host_seat = hostSeatField("host-settings-seat", this.table.names(), match.host_seat);
     const save = h(
       "button",
       { type: "submit", class: "primary", id: "save-settings" },
@@ -338,8 +373,9 @@ export class HostSettings {
     this.element.open = open;
   }
 
-  fill(settings) {
+  fill(settings, hostSeat) {
     const { target, planned_deals: planned, kontra, first_dealer: dealer } = this.fields;
+    this.fields.host_seat.select.value = Number.isInteger(hostSeat) ? String(hostSeat) : "";
     if (target) target.input.value = String(settings.target);
     if (planned) {
       planned.input.value = settings.planned_deals === null ? "" : String(settings.planned_deals);
@@ -353,7 +389,8 @@ export class HostSettings {
     }
   }
 
-  /** The settings that differ from the match's, or {error}. */
+  /** The PATCH body: the settings that differ from the match's and the host's seat if
+   * it changed, or {error}. */
   changes() {
     const now = this.table.match.settings;
     const changed = {};
@@ -383,7 +420,10 @@ export class HostSettings {
     if (dealer && Number(dealer.select.value) !== now.first_dealer) {
       changed.first_dealer = Number(dealer.select.value);
     }
-    return { value: changed };
+    const body = Object.keys(changed).length ? { settings: changed } : {};
+    const seat = chosenSeat(this.fields.host_seat.select);
+    if (seat !== (this.table.match.host_seat ?? null)) body.host_seat = seat; // null: none
+    return { value: body };
   }
 
   say(text, kind) {
@@ -404,7 +444,7 @@ export class HostSettings {
     try {
       const match = await request("PATCH", `/v1/matches/${encodeURIComponent(table.id)}`, {
         token: table.token,
-        body: { settings: changes.value },
+        body: changes.value,
       });
       this.dirty = false;
       await table.refresh();

@@ -285,3 +285,56 @@ def test_0012_keeps_credentials_both_ways_and_old_host_keys_hold_no_code(fresh_u
             assert shown.json() == {"recovery_code": new["recovery"]}
     finally:
         engine.dispose()
+
+
+def test_0013_adds_the_host_seat_and_its_downgrade_keeps_the_matches(fresh_url: str) -> None:
+    """A match with a host's seat, its rounds and kept events: the downgrade drops the
+    seat (and takes it out of the kept events) and keeps every match, round and event;
+    the upgrade, on those rows, gives every match and kept event a null seat, and the
+    matches read, take a seat and play on."""
+    config = alembic_config(fresh_url)
+    command.upgrade(config, "head")
+    settings = Settings(database_url=fresh_url, rate_limit_matches_per_minute=0)
+    with TestClient(create_app(settings)) as client:
+        body = {"game": "asszorti", "players": ["Anna", "Berta", "Csaba"], "host_seat": 1}
+        created = client.post("/v1/matches", json=body).json()
+        auth = {"Authorization": f"Bearer {created['tokens']['host']}"}
+        path = f"/v1/matches/{created['id']}"
+        deal = {"type": "asszorti_amounts", "amounts": [-9, 18, -9]}
+        assert client.post(f"{path}/rounds", json=deal, headers=auth).status_code == 201
+    engine = create_engine(fresh_url)
+
+    def rows(query: str) -> list[dict[str, object]]:
+        with engine.connect() as connection:
+            return [dict(row) for row in connection.execute(text(query)).mappings()]
+
+    def kept() -> list[dict[str, object]]:
+        payloads = [row["payload"] for row in rows("SELECT payload FROM match_change")]
+        return [p if isinstance(p, dict) else json.loads(str(p)) for p in payloads]
+
+    try:
+        assert rows("SELECT host_seat FROM match") == [{"host_seat": 1}]
+        assert [event["match"]["host_seat"] for event in kept()] == [1]  # type: ignore[index]
+        before = (rows("SELECT id, players, version FROM match"), rows("SELECT * FROM round"))
+        events = len(kept())
+
+        command.downgrade(config, "0012")
+        with engine.connect() as connection:
+            columns = {c["name"] for c in inspect(connection).get_columns("match")}
+        assert "host_seat" not in columns and "rematch_of" in columns
+        after = (rows("SELECT id, players, version FROM match"), rows("SELECT * FROM round"))
+        assert after == before
+        assert len(kept()) == events
+        assert all("host_seat" not in event["match"] for event in kept())  # type: ignore[operator]
+
+        command.upgrade(config, "head")
+        assert rows("SELECT host_seat FROM match") == [{"host_seat": None}]
+        assert all(event["match"]["host_seat"] is None for event in kept())  # type: ignore[index]
+        with TestClient(create_app(settings)) as client:
+            read = client.get(path, headers=auth)
+            assert read.status_code == 200 and read.json()["host_seat"] is None
+            seated = client.patch(path, json={"host_seat": 0}, headers=auth)
+            assert seated.status_code == 200 and seated.json()["host_seat"] == 0
+            assert client.post(f"{path}/rounds", json=deal, headers=auth).status_code == 201
+    finally:
+        engine.dispose()

@@ -503,6 +503,7 @@ def match_read_fields(settings: dict[str, Any]) -> dict[str, Any]:
         "ended_by": None,
         "rematch_id": None,
         "rematch_of": None,
+        "host_seat": None,
         "game": "own_table"
         if "teams" in settings
         else "alkort"

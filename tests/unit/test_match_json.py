@@ -42,6 +42,7 @@ def _row(game_name: str, *, ended: bool) -> dict[str, Any]:
         "ended_by": "host" if ended else None,
         "rematch_id": "1" * 32 if ended else None,
         "rematch_of": "2" * 32,
+        "host_seat": 1 if ended else None,
     }
 
 
