@@ -52,6 +52,7 @@ export function recoverCard(matchId, done) {
       }
       form.remove();
       note.className = "note";
+      note.setAttribute("role", "status");
       note.replaceChildren(
         t("recover_done"),
         codeBox(issued.recovery || "", "new-recovery-code"), // Copy and Share, as at the start
@@ -59,12 +60,16 @@ export function recoverCard(matchId, done) {
       );
     } catch (error) {
       note.className = "note error";
+      // A refusal is an alert (the role set before its words, so it is read out), in view
+      // at the button, as every card's refusal is.
+      note.setAttribute("role", "alert");
       // A code the server does not know is a wrong code, not a link that stopped working.
       const wrong = error instanceof ApiError && error.status === 401;
       note.textContent = wrong ? t("recover_wrong") : problemText(error);
     } finally {
       button.disabled = false;
       note.hidden = false;
+      if (note.classList.contains("error")) note.scrollIntoView({ block: "nearest" });
     }
   });
   return card;

@@ -94,6 +94,9 @@ def test_a_wrong_code_is_said_to_be_wrong(
     page.fill("#recovery-input", "not-the-code")
     page.click("#recover-submit")
     expect(page.locator("#recover-note.error")).to_have_text(EN["recover_wrong"])
+    # Said as an alert, in view at the button that sent the code.
+    expect(page.locator("#recover-note")).to_have_attribute("role", "alert")
+    expect(page.locator("#recover-note")).to_be_in_viewport()
     phone.check_clean()
 
 
