@@ -290,6 +290,26 @@ def list_history(
     return connection.execute(_HISTORY_PAGE, params).mappings().all()
 
 
+def tokens_replaced(
+    connection: Connection, match_id: str, *, actions: Iterable[str], role: str, seat: int | None
+) -> bool:
+    """Whether the match's history holds one of ``actions`` (a re-issue, a recovery) for
+    the tokens of ``role`` at ``seat``: one indexed lookup, however long the history."""
+    detail = HISTORY.c.detail
+    held = detail["seat"].as_integer()
+    query = select(
+        select(HISTORY.c.id)
+        .where(
+            HISTORY.c.match_id == match_id,
+            HISTORY.c.action.in_(list(actions)),
+            detail["role"].as_string() == role,
+            held.is_(None) if seat is None else held == seat,
+        )
+        .exists()
+    )
+    return bool(connection.execute(query).scalar_one())
+
+
 def count_history(connection: Connection, match_id: str) -> int:
     """How many entries a match's history holds."""
     return int(connection.execute(_HISTORY_COUNT, {"match_id": match_id}).scalar_one())

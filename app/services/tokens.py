@@ -24,6 +24,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from cryptography.exceptions import InvalidTag
+
 from app.db import repository
 from app.db.database import UnitOfWork
 from app.errors import (
@@ -153,11 +155,17 @@ def recovery_code(uow: UnitOfWork, who: Principal, secret: str) -> str:
             "this host token holds no recovery code (a match made before codes were kept, "
             "or a host token taken in a rematch): re-issue the host token for a new one"
         )
-    return open_sealed(secret, who.credential_id, row["recovery_sealed"])
+    try:
+        return open_sealed(secret, who.credential_id, row["recovery_sealed"])
+    except InvalidTag:  # sealed under another key (a row restored or moved): not readable
+        raise RecoveryNotKept(
+            "this host token cannot open the recovery code kept for it: "
+            "re-issue the host token for a new one"
+        ) from None
 
 
 @dataclass(frozen=True, slots=True)
-class RematchSeat:
+class RematchToken:
     """A token of the rematch, taken with a token of the match before it."""
 
     match_id: str
@@ -166,10 +174,9 @@ class RematchSeat:
 
 # Changes of a match's history that replace the tokens of a role (and seat).
 _REPLACING = frozenset({"token_reissued", "host_token_recovered"})
-_HISTORY_PAGE = 100
 
 
-def take_rematch_seat(uow: UnitOfWork, who: Principal, match: Any) -> RematchSeat:
+def take_rematch_seat(uow: UnitOfWork, who: Principal, match: Any) -> RematchToken:
     """A token of the rematch of ``match`` for the role and seat of ``who``, the caller
     (checked with their token, which still works). Refused while there is no rematch
     (409), and once the rematch's tokens of that role and seat were replaced (403)."""
@@ -193,24 +200,14 @@ def take_rematch_seat(uow: UnitOfWork, who: Principal, match: Any) -> RematchSea
     secret = token.split(".", 1)[1]
     row["id"] = credential_id
     repository.insert_credentials(connection, [row])
-    return RematchSeat(rematch_id, Issued(who.role, who.seat, f"{credential_id}.{secret}"))
+    return RematchToken(rematch_id, Issued(who.role, who.seat, f"{credential_id}.{secret}"))
 
 
 def _replaced_in(uow: UnitOfWork, match_id: str, who: Principal) -> bool:
     """Whether the tokens of ``who``'s role (and seat) at ``match_id`` were replaced."""
-    after = 0
-    while rows := repository.list_history(
-        uow.connection, match_id, after=after, limit=_HISTORY_PAGE
-    ):
-        for row in rows:
-            detail = row["detail"] or {}
-            if row["action"] in _REPLACING and (detail.get("role"), detail.get("seat")) == (
-                who.role.value,
-                who.seat,
-            ):
-                return True
-        after += len(rows)
-    return False
+    return repository.tokens_replaced(
+        uow.connection, match_id, actions=_REPLACING, role=who.role.value, seat=who.seat
+    )
 
 
 def history(

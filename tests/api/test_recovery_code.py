@@ -74,3 +74,25 @@ def test_the_table_keeps_no_code_in_the_clear(table: Table, database_url: str) -
     sealed = [bytes(row[1]) for row in rows if row[1] is not None]
     assert [row[0] for row in rows if row[1] is not None] == ["host"]
     assert table.tokens["recovery"].encode() not in sealed[0]
+
+
+def test_a_code_sealed_under_another_key_is_409_not_kept(table: Table, database_url: str) -> None:
+    """A row that no longer opens with its host key (restored from elsewhere, say) is a
+    clear 409, not a 500, and the code still recovers the match."""
+    engine = create_engine(database_url)
+    try:
+        with engine.begin() as connection:
+            connection.execute(
+                text(
+                    "UPDATE credential SET recovery_sealed = :other "
+                    "WHERE match_id = :m AND role = 'host'"
+                ),
+                {"other": bytes(40), "m": table.id},
+            )
+    finally:
+        engine.dispose()
+    refused = _code(table.client, table.id, table.tokens["host"])
+    assert refused.status_code == 409, refused.text
+    assert refused.headers["content-type"] == "application/problem+json"
+    assert refused.json()["code"] == "recovery_not_kept"
+    assert _recover(table.client, table.id, table.tokens["recovery"]).status_code == 200
