@@ -97,7 +97,6 @@ const m = (id) => `/v1/matches/${encodeURIComponent(id)}`;
 export const api = {
   createMatch: (body) => request("POST", "/v1/matches", { body, idempotent: true }),
   getMatch: (id, token) => request("GET", m(id), { token }),
-  getSheet: (id, token) => request("GET", `${m(id)}/sheet`, { token }),
   /** [match, sheet, the sheet's version], read at once (takeFirstReads' shape). */
   readTable: (id, token) =>
     tableOf(Promise.all([call("GET", m(id), { token }), call("GET", `${m(id)}/sheet`, { token })])),

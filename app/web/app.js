@@ -443,6 +443,7 @@ class Table {
     this.stopStream({ finished: true });
     showError(t("host_key_replaced"));
     if (this.match) this.rounds.lock();
+    else this.status.replaceChildren(); // not "Loading…": nothing will be read with this key
     const card = this.root.querySelector("#recover") || recoverCard(this.id, route);
     this.status.after(card); // near the top, under the message
     card.open = true;
@@ -461,16 +462,13 @@ class Table {
       const source = new EventSource(`${url}&past_end=true${held}`);
       this.source = source;
       const changed = (message) => this.changed(message);
-      for (const kind of ["snapshot", ...CHANGES.filter((kind) => kind !== "ended")]) {
-        source.addEventListener(kind, changed);
-      }
+      for (const kind of ["snapshot", ...CHANGES]) source.addEventListener(kind, changed);
       source.addEventListener("open", () => {
         // Back after a drop: what went wrong while it was down is over.
         if (this.wasLive) clearMessage();
         this.wasLive = true;
         this.setLive(true);
       });
-      source.addEventListener("ended", changed);
       source.addEventListener("revoked", () => {
         if (this.entry.role === "host") return this.hostKeyReplaced();
         this.stopStream({ finished: true });

@@ -2,7 +2,7 @@
 // (GET …/rounds/{n}/history, a page at a time: every input the round has held, who
 // changed what and when),
 // and, for a player or the host while the match is not ended, "Correct this round".
-import { ApiError, call } from "./api.js";
+import { ApiError, call, versionOf } from "./api.js";
 import { clear, h } from "./dom.js";
 import { language, t } from "./i18n.js";
 import { handText, signed } from "./hand.js";
@@ -19,11 +19,6 @@ export function byText(by, names, hostSeat = null) {
   const seat = /^seat:(\d+)$/.exec(by || "");
   if (seat && names[Number(seat[1])] !== undefined) return names[Number(seat[1])];
   return String(by);
-}
-
-/** The match version an ETag ("v7") names; null without one. */
-function versionOf(etag) {
-  return etag ? Number(etag.replace(/[^0-9]/g, "")) : null;
 }
 
 /** A round's whole history, its pages (at most 100 revisions each) read following
