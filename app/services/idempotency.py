@@ -14,25 +14,21 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any
 
 import orjson
-from cryptography.hazmat.primitives import hashes
-from cryptography.hazmat.primitives.ciphers.aead import AESGCM
-from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
 from app.db import repository
 from app.db.database import UnitOfWork
 from app.errors import IdempotencyKeyInFlight, IdempotencyKeyReused
+from app.services import sealing
 from app.services.state import utcnow
 
 KEY_TTL = timedelta(hours=24)
 PRUNE_BATCH = 500
 IN_FLIGHT = 0
-NONCE_BYTES = 12  # AES-GCM's nonce, random for each outcome sealed
 SEAL_INFO = b"squarescores idempotent replay v1"  # HKDF's info: what the derived key is for
 
 
@@ -58,20 +54,17 @@ class IdempotencyClaim:
 
     def seal(self, status: int, outcome: dict[str, Any]) -> bytes:
         """``outcome``, encrypted with a key only this Idempotency-Key gives."""
-        nonce = os.urandom(NONCE_BYTES)
-        sealed = self._cipher().encrypt(nonce, orjson.dumps(outcome), self._bound_to(status))
-        return nonce + sealed
+        return sealing.seal(
+            self.key, info=SEAL_INFO, data=orjson.dumps(outcome), bound_to=self._bound_to(status)
+        )
 
     def open(self, status: int, sealed: bytes) -> dict[str, Any]:
-        nonce, data = sealed[:NONCE_BYTES], sealed[NONCE_BYTES:]
         opened: dict[str, Any] = orjson.loads(
-            self._cipher().decrypt(nonce, data, self._bound_to(status))
+            sealing.open_sealed(
+                self.key, info=SEAL_INFO, sealed=sealed, bound_to=self._bound_to(status)
+            )
         )
         return opened
-
-    def _cipher(self) -> AESGCM:
-        derive = HKDF(algorithm=hashes.SHA256(), length=32, salt=None, info=SEAL_INFO)
-        return AESGCM(derive.derive(self.key.encode()))
 
     def _bound_to(self, status: int) -> bytes:
         # The sealed outcome opens only in its own row, with its own status.

@@ -12,32 +12,23 @@ token alone can already replace both. A code sealed with a token stops opening w
 
 from __future__ import annotations
 
-import os
+from app.services import sealing
 
-from cryptography.hazmat.primitives import hashes
-from cryptography.hazmat.primitives.ciphers.aead import AESGCM
-from cryptography.hazmat.primitives.kdf.hkdf import HKDF
-
-NONCE_BYTES = 12  # AES-GCM's nonce, random for each code sealed
 SEAL_INFO = b"squarescores recovery code v1"  # HKDF's info: what the derived key is for
-
-
-def _cipher(secret: str) -> AESGCM:
-    derive = HKDF(algorithm=hashes.SHA256(), length=32, salt=None, info=SEAL_INFO)
-    return AESGCM(derive.derive(secret.encode()))
 
 
 def seal(secret: str, credential_id: str, code: str) -> bytes:
     """``code``, encrypted with a key only the token's ``secret`` gives; bound to its
     credential, so it opens in no other row."""
-    nonce = os.urandom(NONCE_BYTES)
-    return nonce + _cipher(secret).encrypt(nonce, code.encode(), credential_id.encode())
+    return sealing.seal(secret, info=SEAL_INFO, data=code.encode(), bound_to=credential_id.encode())
 
 
 def open_sealed(secret: str, credential_id: str, sealed: bytes) -> str:
     """The code ``seal`` sealed with the same secret and credential."""
-    nonce, data = sealed[:NONCE_BYTES], sealed[NONCE_BYTES:]
-    return _cipher(secret).decrypt(nonce, data, credential_id.encode()).decode()
+    opened = sealing.open_sealed(
+        secret, info=SEAL_INFO, sealed=sealed, bound_to=credential_id.encode()
+    )
+    return opened.decode()
 
 
 def sealed_for(token: str, code: str) -> bytes:
