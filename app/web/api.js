@@ -102,10 +102,12 @@ export const api = {
     tableOf(Promise.all([call("GET", m(id), { token }), call("GET", `${m(id)}/sheet`, { token })])),
   createRound: (id, token, body) =>
     request("POST", `${m(id)}/rounds`, { token, body, idempotent: true }),
-  deleteRound: (id, token, n) => request("DELETE", `${m(id)}/rounds/${n}`, { token }),
+  /** Undo: {data: null, etag} (the ETag of the version it made). */
+  deleteRound: (id, token, n) => call("DELETE", `${m(id)}/rounds/${n}`, { token }),
   /** What entering `body` next would score, by the match's own settings; stores nothing. */
   scoreMatchRound: (id, token, body) => request("POST", `${m(id)}/score`, { token, body }),
-  endMatch: (id, token) => request("POST", `${m(id)}/end`, { token, idempotent: true }),
+  /** {data: the ended match, etag}. */
+  endMatch: (id, token) => call("POST", `${m(id)}/end`, { token, idempotent: true }),
   ticket: (id, token) => request("POST", `${m(id)}/events/tickets`, { token }),
   /** A new host token for the recovery code (no bearer token): {token, recovery, ...}.
    * `key`: the Idempotency-Key, kept by the caller so that a retry gets the same answer. */

@@ -1,5 +1,5 @@
 // SquareScores web page: start a table, open one from a join link, follow its sheet live.
-import { api, ApiError, takeFirstMe, takeFirstReads } from "./api.js";
+import { api, ApiError, takeFirstMe, takeFirstReads, versionOf } from "./api.js";
 import { clear, h } from "./dom.js";
 import { language, preferredLanguage, setLanguage, t } from "./i18n.js";
 import { addKey, dropKey, getEntry, saveEntry, takeRecovery, unknownKeys } from "./store.js";
@@ -25,6 +25,8 @@ const message = document.getElementById("message");
 const messageHome = document.createComment("message");
 message.before(messageHome);
 const RECONNECT_MS = 3000;
+// How long a phone waits for the stream to bring its own write before reading the match.
+const OWN_EVENT_MS = 3000;
 
 let current = null; // the open table's controller, closed when the route changes
 
@@ -244,6 +246,7 @@ class Table {
     this.closed = false;
     this.refreshing = null;
     this.again = false;
+    this.awaited = []; // {version, resolve}: own writes waiting for their event (caughtUp)
     this.finished = false; // the link refused: no stream to wait for
     this.wasLive = false; // the stream has opened once: the next open is a reconnection
     this.onOffline = () => this.reconnect({ now: false });
@@ -397,6 +400,35 @@ class Table {
     this.entry = saveEntry(this.id, summaryOf(match)); // for "Your tables"
     keepRead(this.id, match, sheet);
     this.draw();
+    for (const waiter of this.awaited) if (waiter.version <= match.version) waiter.resolve(true);
+    this.awaited = this.awaited.filter((waiter) => waiter.version > match.version);
+  }
+
+  /**
+   * After this phone's own write, answered with `etag`: the stream brings its event and
+   * redraws the page, as on every other phone. The match and sheet are read only when
+   * no stream is open, or its event has not come within OWN_EVENT_MS.
+   */
+  async caughtUp(etag) {
+    const version = versionOf(etag);
+    if (this.match && version !== null && this.match.version >= version) {
+      // Its event came first, and was drawn while the write was still the form's own.
+      this.draw();
+      return;
+    }
+    const open = this.source && this.source.readyState === EventSource.OPEN;
+    if (version === null) return this.refresh();
+    if (!open) {
+      // A read already under way (the outbox's, for this same write) may do.
+      if (this.refreshing) await this.refreshing;
+      if (!this.closed && !(this.match && this.match.version >= version)) await this.refresh();
+      return;
+    }
+    const arrived = await new Promise((resolve) => {
+      this.awaited.push({ version, resolve });
+      setTimeout(() => resolve(false), OWN_EVENT_MS);
+    });
+    if (!arrived && !this.closed) await this.refresh();
   }
 
   /** A live event: drawn from its own data; the match and sheet are read again only
@@ -709,11 +741,13 @@ class Table {
     this.write(() => api.deleteRound(this.id, this.token, number));
   }
 
+  /** `action` answers {data, etag}; a 409 (the match moved on) reads it as it now is. */
   async write(action) {
     clearMessage();
     for (const button of this.controls.querySelectorAll("button")) button.disabled = true;
+    let etag = null;
     try {
-      await action();
+      ({ etag } = await action());
     } catch (error) {
       showError(error, this.controls);
       if (!(error instanceof ApiError && error.status === 409)) {
@@ -722,7 +756,7 @@ class Table {
       }
     }
     try {
-      await this.refresh();
+      await (etag ? this.caughtUp(etag) : this.refresh());
     } catch (error) {
       showError(error, this.controls);
     }

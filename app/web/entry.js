@@ -64,12 +64,12 @@ export class RoundEntry {
       token: () => this.table.token,
       version: () => (this.table.match ? this.table.match.version : null),
       changed: () => this.drawQueued(),
-      sent: (round) => {
+      sent: (round, etag) => {
         this.mine.add(round.number);
         this.landed = [...this.landed.filter((each) => each.number !== round.number), round].sort(
           (a, b) => a.number - b.number,
         );
-        this.table.refresh().catch(() => {});
+        this.table.caughtUp(etag).catch(() => {});
       },
       reread: () => this.table.refresh(),
     });
@@ -650,7 +650,7 @@ export class RoundEntry {
       const outcome = await this.outbox.add(body, this.table.match.version, this.anchor.after);
       reset();
       this.anchor = null;
-      if (outcome.sent) await this.table.refresh();
+      if (outcome.sent) await this.table.caughtUp(outcome.etag);
       if (this.ui.saved) this.ui.saved(Boolean(outcome.sent), outcome.sent ? outcome.sent.number : null);
     } catch (error) {
       // Someone wrote meanwhile (412), or the match's state refused it (409): read the
@@ -722,7 +722,7 @@ export class RoundEntry {
     const { number, ifMatch } = this.editing;
     this.setBusy(true);
     try {
-      await call("PUT", `/v1/matches/${encodeURIComponent(this.table.id)}/rounds/${number}`, {
+      const { etag } = await call("PUT", `/v1/matches/${encodeURIComponent(this.table.id)}/rounds/${number}`, {
         token: this.table.token,
         body,
         ifMatch,
@@ -730,7 +730,7 @@ export class RoundEntry {
       reset();
       this.editing = null;
       this.resetForms();
-      await this.table.refresh();
+      await this.table.caughtUp(etag);
       if (this.ui.saved) this.ui.saved(true, number);
     } catch (error) {
       this.ui.showError(error, this.placeOf(card));

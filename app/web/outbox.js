@@ -134,9 +134,9 @@ export class Outbox {
       return { pending: item };
     }
     try {
-      const round = await this.send(item);
+      const { data: round, etag } = await this.send(item);
       if (this.items().length) this.flush();
-      return { sent: round };
+      return { sent: round, etag };
     } catch (error) {
       if (transient(error)) {
         this.update(item.key, { state: "pending" });
@@ -151,7 +151,8 @@ export class Outbox {
   }
 
   /** One POST with the item's key; on success the item goes, and items that were
-   * entered on the same view of the sheet now expect the version this one made. */
+   * entered on the same view of the sheet now expect the version this one made.
+   * Answers {data: the round, etag}. */
   async send(item) {
     this.inflight.add(item.key);
     let answer;
@@ -174,8 +175,8 @@ export class Outbox {
     all[this.id] = items;
     writeAll(all);
     this.failures = 0;
-    this.hooks.sent(data);
-    return data;
+    this.hooks.sent(data, etag);
+    return answer;
   }
 
   /** Send what waits, oldest first, stopping at the first item that is not sent. */

@@ -1,7 +1,7 @@
 // The host's player names: rename one seat (PATCH /v1/matches/{id}/players/{seat}),
 // on an ended match too, so a typo is fixed after the evening. Every phone redraws
 // from the live `match_updated`; the match's history keeps the old name.
-import { request } from "./api.js";
+import { call } from "./api.js";
 import { clear, h } from "./dom.js";
 import { t } from "./i18n.js";
 import { problemNodes } from "./problems.js";
@@ -78,10 +78,10 @@ export class PlayerNames {
     button.disabled = true;
     try {
       const path = `/v1/matches/${encodeURIComponent(table.id)}/players/${seat}`;
-      await request("PATCH", path, { token: table.token, body: { name } });
+      const { etag } = await call("PATCH", path, { token: table.token, body: { name } });
       this.edited.delete(seat);
       this.say(t("renamed", { old, name }), "");
-      await table.refresh();
+      await table.caughtUp(etag);
     } catch (error) {
       this.say(problemNodes(error), "error"); // the detail names the seat the name is taken by
     } finally {

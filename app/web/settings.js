@@ -2,7 +2,7 @@
 // host on the sheet (PATCH the match's `settings`; only the settings sent change). The
 // host's card also renames players (rename.js), after the match has ended too, and says
 // which seat is the host's (`host_seat`: the history names the host's rounds after it).
-import { request } from "./api.js";
+import { call } from "./api.js";
 import { clear, h } from "./dom.js";
 import { t } from "./i18n.js";
 import { winnerNames } from "./endgame.js";
@@ -442,12 +442,12 @@ export class HostSettings {
     const before = table.match.status;
     button.disabled = true;
     try {
-      const match = await request("PATCH", `/v1/matches/${encodeURIComponent(table.id)}`, {
+      const { data: match, etag } = await call("PATCH", `/v1/matches/${encodeURIComponent(table.id)}`, {
         token: table.token,
         body: changes.value,
       });
       this.dirty = false;
-      await table.refresh();
+      await table.caughtUp(etag);
       if (match.status === "decided") {
         const names = winnerNames(table.match, table.sheet).join(", ");
         this.say(t("settings_decided", { names }), "decided");

@@ -16,7 +16,10 @@ from typing import Any
 from playwright.sync_api import Browser, Page, Request, Route, expect
 
 from tests.browser.pages import LIVE_TIMEOUT_MS, Phone, api, create, new_phone, rows
+from tests.conftest import ROOT
 from tests.live import LiveServer
+
+EN = json.loads((ROOT / "app" / "web" / "i18n" / "en.json").read_text())
 
 PLAYERS = ["Anna", "Berta", "Csaba"]
 
@@ -251,3 +254,74 @@ def test_a_sheet_of_another_version_than_the_match_is_read_again(
     assert rows(page) == shown_rows(server, created) == [["1", "2", "0", "0"]]
     assert reads.count() == 4, reads.seen  # the match and the sheet, twice
     phone.check_clean()
+
+
+def test_the_writing_phone_redraws_from_its_own_event_without_reading_again(
+    browser: Browser, server: LiveServer, phones: list[Phone]
+) -> None:
+    """The phone that makes a change is one more phone at the table: the stream's event
+    of its own write redraws it, so an entry, a correction, a rename, a setting, an undo
+    and the end cost it no read of the match or the sheet while its stream is open."""
+    created = create(server, {"game": "asszorti", "players": PLAYERS})
+    page = open_live(phones, browser, server, created["tokens"]["links"]["host"])
+    reads = Reads(page, created["id"])  # from here on: none expected
+
+    for number, values in ((1, ("-4", "2", "2")), (2, ("6", "-3", "-3"))):
+        for seat, value in enumerate(values):
+            page.fill(f'input[name="amount{seat}"]', value)
+        page.click("#add-round")
+        expect(page.locator(f'#sheet tbody tr[data-round="{number}"]')).to_be_visible()
+        # (its event may come before its answer: the row it waited as goes all the same)
+        expect(page.locator("#sheet tbody tr.pending-round")).to_have_count(0)
+    assert rows(page) == shown_rows(server, created)
+
+    # A correction from the round's panel: the later row's cells follow.
+    page.click('#sheet button.round-open[data-round="1"]')
+    page.click("#round-correct")
+    for seat, value in enumerate(("2", "-1", "-1")):
+        page.fill(f'input[name="amount{seat}"]', value)
+    page.click("#add-round")
+    expect(page.locator("#sheet tfoot tr.totals td").first).to_have_text("8")
+    assert rows(page) == shown_rows(server, created) == [["1", "2", "0", "0"], ["2", "6", "0", "0"]]
+
+    # A rename and a setting, from the host's card.
+    page.click("#host-settings summary")
+    page.fill("#rename-name-1", "Bea")
+    page.click("#rename-1")
+    expect(page.locator("#sheet thead th").nth(2)).to_have_text("Bea")
+    page.fill("#host-planned-deals", "12")
+    page.click("#save-settings")
+    expect(page.locator("#settings-note")).to_have_text(EN["saved"])
+    assert read(server, created)["settings"]["planned_deals"] == 12
+
+    # Undo, then End: each asks first.
+    page.click("#undo")
+    page.click("#confirm-yes")
+    expect(page.locator('#sheet tbody tr[data-round="2"]')).to_have_count(0)
+    page.click("#end")
+    page.click("#confirm-yes")
+    expect(page.locator("p.status")).to_have_class(re.compile(r"\bended\b"))
+    assert rows(page) == shown_rows(server, created)
+    assert totals(page) == [str(t) for t in read(server, created)["totals"]]
+
+    assert reads.count() == 0, reads.seen  # each change came from its own event
+    phones[0].check_clean()
+
+
+def test_with_no_stream_the_writing_phone_reads_what_it_wrote(
+    browser: Browser, server: LiveServer, phones: list[Phone]
+) -> None:
+    """No stream to bring its event (a proxy that drops it, say): the phone reads the
+    match and the sheet after its write, and so still shows the round it entered."""
+    created = create(server, {"game": "asszorti", "players": PLAYERS})
+    phone = new_phone(phones, browser, server)
+    phone.page.route(re.compile(r"/events\?ticket="), lambda route: route.abort())
+    page = phone.open(created["tokens"]["links"]["host"])
+    expect(page.locator("#live.off")).to_be_visible()
+    reads = Reads(page, created["id"])
+    for seat, value in enumerate(("-4", "2", "2")):
+        page.fill(f'input[name="amount{seat}"]', value)
+    page.click("#add-round")
+    expect(page.locator('#sheet tbody tr[data-round="1"]')).to_be_visible()
+    assert rows(page) == shown_rows(server, created) == [["1", "0", "2", "2"]]
+    assert reads.count() == 2, reads.seen  # the match and the sheet, once
