@@ -25,7 +25,7 @@ migrate: install  ## Migrate the database DATABASE_URL names (default: ./squares
 	$(VENV)/bin/alembic upgrade head
 
 run: migrate  ## Serve the API on http://$(HOST):$(PORT)
-	$(VENV)/bin/uvicorn app.main:app --http app.serving:HttpToolsProtocol --timeout-graceful-shutdown 3 --host $(HOST) --port $(PORT) --workers $(WORKERS)
+	$(VENV)/bin/uvicorn app.main:app --http app.serving:HttpToolsProtocol --timeout-graceful-shutdown 3 --no-proxy-headers --host $(HOST) --port $(PORT) --workers $(WORKERS)
 
 test: install  ## Run the whole test suite (SQLite and PostgreSQL); installs the tools it drives
 	bash scripts/install_test_tools.sh

@@ -12,6 +12,7 @@ from fastapi.routing import APIRoute
 
 from app.api import openapi as openapi_document
 from app.api import problems
+from app.api.forwarded import ForwardedClient
 from app.api.limits import BodySizeLimit
 from app.api.routes import docs, events, games, health, matches, rounds, sheet, tokens, web
 from app.db.database import Database
@@ -124,6 +125,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             max_age=600,
         )
     app.add_middleware(RequestContext)
+    # Outermost: the request id's log line and every limit see the client it settles on.
+    if settings.forwarded_allow_ips:
+        app.add_middleware(ForwardedClient, trusted=settings.forwarded_allow_ips)
 
     def openapi() -> dict[str, Any]:
         if app.openapi_schema is None:

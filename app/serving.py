@@ -33,11 +33,14 @@ from uvicorn.protocols.http import httptools_impl
 # Streams stay open until the client leaves: on SIGTERM uvicorn waits for open
 # connections, so it is told to close what is still open after a few seconds.
 GRACEFUL_SHUTDOWN_S = 3
+# --no-proxy-headers: uvicorn would believe X-Forwarded-For from loopback; the app
+# believes it only from the proxies FORWARDED_ALLOW_IPS names (app/api/forwarded.py).
 UVICORN_FLAGS = (
     "--http",
     "app.serving:HttpToolsProtocol",
     "--timeout-graceful-shutdown",
     str(GRACEFUL_SHUTDOWN_S),
+    "--no-proxy-headers",
 )
 MAX_HEAD_BYTES = 64 * 1024  # a request line and headers, together
 HEAD_TIMEOUT_S = 15.0  # from a connection's first byte, or a request's, to its last header

@@ -1,9 +1,11 @@
 """Configuration, read once from the environment."""
 
+import ipaddress
 from functools import lru_cache
+from typing import Annotated
 
-from pydantic import Field
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic import Field, field_validator
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 
 class Settings(BaseSettings):
@@ -51,6 +53,13 @@ class Settings(BaseSettings):
     cors_origins: list[str] = Field(
         default_factory=list, description='origins allowed by CORS, e.g. ["https://app.example"]'
     )
+    # Comma-separated, as uvicorn's own FORWARDED_ALLOW_IPS is written (NoDecode: not JSON).
+    forwarded_allow_ips: Annotated[list[str], NoDecode] = Field(
+        default_factory=list,
+        description="addresses or networks of the proxies whose X-Forwarded-For names the "
+        "client (e.g. 127.0.0.1,10.0.0.0/8; * trusts every peer); empty: none, every "
+        "request's client is the address it came from",
+    )
     public_base_url: str | None = Field(
         None,
         description="where people open the service, for absolute join links (e.g. "
@@ -61,6 +70,23 @@ class Settings(BaseSettings):
     )
     log_level: str = "info"
     log_json: bool = True
+
+    @field_validator("forwarded_allow_ips", mode="before")
+    @classmethod
+    def _split_addresses(cls, value: object) -> object:
+        if isinstance(value, str):
+            return [item.strip() for item in value.split(",") if item.strip()]
+        return value
+
+    @field_validator("forwarded_allow_ips")
+    @classmethod
+    def _check_addresses(cls, value: list[str]) -> list[str]:
+        # uvicorn would take a mistyped address as a name no peer ever has, and
+        # trust nobody without a word: refused at startup instead.
+        for item in value:
+            if item != "*":
+                ipaddress.ip_network(item, strict=False)
+        return value
 
 
 @lru_cache

@@ -24,10 +24,12 @@ fi
 
 # exec: uvicorn becomes PID 1 and receives SIGTERM/SIGINT directly.
 # --http: app/serving.py (TCP_NODELAY on every connection); --timeout-graceful-shutdown:
-# open live streams are closed 3 s after SIGTERM, so a rolling restart finishes.
+# open live streams are closed 3 s after SIGTERM, so a rolling restart finishes;
+# --no-proxy-headers: X-Forwarded-For counts only from FORWARDED_ALLOW_IPS, which the app reads.
 exec uvicorn app.main:app \
     --http app.serving:HttpToolsProtocol \
     --timeout-graceful-shutdown 3 \
+    --no-proxy-headers \
     --host 0.0.0.0 \
     --port 8000 \
     --workers "${WEB_CONCURRENCY:-1}"

@@ -2,13 +2,16 @@
 # The tools the test suite drives from outside Python, installed when missing:
 # curl and jq (the README walkthrough), wrk (the benchmark smoke test), npm (SDK
 # types, Spectral, the vendored QR library's check), chromium (the web page and
-# /docs in a headless browser) and java (openapi-generator, whose jar comes with
-# the openapi-generator-cli dev dependency). Debian's packages, through apt-get, as root.
+# /docs in a headless browser), java (openapi-generator, whose jar comes with
+# the openapi-generator-cli dev dependency) and nginx (docs/operations.md's site, in
+# front of the app). Debian's packages, through apt-get, as root.
 set -euo pipefail
 
 missing=()
 for tool in curl jq wrk npm chromium; do command -v "$tool" >/dev/null || missing+=("$tool"); done
 command -v java >/dev/null || missing+=(default-jre-headless)
+# In /usr/sbin, which another user's PATH may leave out.
+command -v nginx >/dev/null || [ -x /usr/sbin/nginx ] || missing+=(nginx)
 [ ${#missing[@]} -eq 0 ] && exit 0
 
 if [ "$(id -u)" -ne 0 ] || ! command -v apt-get >/dev/null; then

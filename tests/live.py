@@ -16,7 +16,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from types import TracebackType
 from typing import IO, Any
@@ -82,8 +82,10 @@ class LiveServer:
         workers: int = WORKERS,
         startup_timeout: float = STARTUP_TIMEOUT,
         stop_timeout: float = STOP_TIMEOUT,
+        environment: Mapping[str, str] | None = None,
     ) -> None:
         self.database_url = database_url
+        self.environment = dict(environment or {})  # settings for the server, over os.environ
         self.workers = workers
         self.startup_timeout = startup_timeout
         self.stop_timeout = stop_timeout
@@ -142,7 +144,12 @@ class LiveServer:
         self.stop()
 
     def _spawn(self, port: int) -> None:
-        env = {**os.environ, "DATABASE_URL": self.database_url, "PYTHONUNBUFFERED": "1"}
+        env = {
+            **os.environ,
+            **self.environment,
+            "DATABASE_URL": self.database_url,
+            "PYTHONUNBUFFERED": "1",
+        }
         # A file, not a pipe, so nobody has to drain it; it lives as long as the server.
         self._log = tempfile.TemporaryFile()  # noqa: SIM115
         self.port = port

@@ -67,9 +67,9 @@ def test_the_app_s_protocol_turns_nagle_off() -> None:
 
 
 @pytest.mark.parametrize("path", ["Makefile", "docker/entrypoint.sh"])
-def test_every_way_to_start_the_server_uses_the_protocol(path: str) -> None:
+def test_every_way_to_start_the_server_uses_the_same_flags(path: str) -> None:
     """make run and the image start uvicorn with the flags the benchmark and the
     real-server tests use (UVICORN_FLAGS)."""
-    text = (ROOT / path).read_text()
-    for flag, value in zip(UVICORN_FLAGS[::2], UVICORN_FLAGS[1::2], strict=True):
-        assert f"{flag} {value}" in text
+    # The command as one line of words: the entrypoint spreads it over continued lines.
+    words = " ".join((ROOT / path).read_text().replace("\\\n", " ").split())
+    assert " ".join(UVICORN_FLAGS) in words
