@@ -315,3 +315,19 @@ def test_pruning_old_rate_limit_windows_never_waits_for_another_prune(postgres: 
         left = connection.execute(text("SELECT client FROM rate_limit_window")).scalars().all()
     engine.dispose()
     assert left == ["old 0"]  # the locked one stays, for a later prune
+
+
+def test_a_stream_ticket_opens_one_stream(client: TestClient, table: Table) -> None:
+    """A ticket's URL may be kept in a proxy's log: once it has opened a stream, it
+    opens none, as an unknown or expired one (it is deleted as it is taken, on any
+    worker)."""
+    assert table.post("/end").is_success  # an ended match's stream closes after its snapshot
+    url = table.post("/events/tickets", who="viewer").json()["url"]
+    first = table.client.get(url)
+    assert first.status_code == 200, first.text
+    assert "event: snapshot" in first.text
+    again = table.client.get(url)
+    unknown = table.client.get(f"{table.url}/events?ticket={secrets.token_urlsafe(32)}")
+    assert again.status_code == unknown.status_code == 401
+    assert again.headers["content-type"] == "application/problem+json"
+    assert again.json() == unknown.json()
