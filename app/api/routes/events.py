@@ -146,7 +146,11 @@ async def stream_opening(
     credentials: BearerDep,
     ticket: Annotated[
         str | None,
-        Query(max_length=128, description="A stream ticket (for EventSource), instead of a token"),
+        Query(
+            max_length=128,
+            description="A stream ticket (for EventSource), instead of a token; it opens one "
+            "stream",
+        ),
     ] = None,
     last_event_id: Annotated[
         str | None,
