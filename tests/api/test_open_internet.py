@@ -9,6 +9,7 @@ import base64
 import hashlib
 import re
 import secrets
+import threading
 import uuid
 from pathlib import Path
 from typing import Any
@@ -22,6 +23,7 @@ from app.api.routes.docs import REDOC_STYLES
 from app.db import repository
 from app.db.models import RATE_LIMIT_WINDOW
 from app.main import create_app
+from app.services.auth import hash_secret
 from app.settings import Settings
 from tests.api.helpers import PLAYERS, Table
 from tests.api.test_operational import _clear_of_a_window_edge
@@ -316,6 +318,39 @@ def test_tickets_are_limited_per_token_at_each_address_and_per_address(
     assert ticket(0, "host") == 201  # another token at the same address
     assert ticket(0, 0) == 429  # the address: two tokens' worth
     assert [ticket(1, "viewer"), ticket(1, 0)] == [201, 201]  # another address: its own
+
+
+def test_of_two_openings_at_once_with_one_ticket_one_takes_it(postgres: Any) -> None:
+    """Two workers opening streams with one ticket at the same moment: the first one's
+    delete holds the ticket's row until it commits; the other waits for it, then finds
+    none (PostgreSQL; SQLite has one writer at a time)."""
+    url = postgres.create()
+    migrate(url)
+    settings = Settings(database_url=url, rate_limit_matches_per_minute=0)
+    with TestClient(create_app(settings)) as client:
+        table = Table(client, MATCH_BODY)
+        ticket = table.post("/events/tickets", who="viewer").json()["ticket"]
+    engine = create_engine(url)
+    taken: list[Any] = []
+    with engine.connect() as first, engine.connect() as second:
+        first.begin()
+        assert repository.take_ticket(first, hash_secret(ticket)) is not None
+        waiting = threading.Thread(
+            target=lambda: taken.append(repository.take_ticket(second, hash_secret(ticket)))
+        )
+        waiting.start()
+        with engine.connect() as watcher:  # until the other waits for the row's lock
+            waits = text(
+                "SELECT count(*) FROM pg_stat_activity"
+                " WHERE datname = current_database() AND wait_event_type = 'Lock'"
+            )
+            while not watcher.execute(waits).scalar_one() and waiting.is_alive():
+                watcher.rollback()
+        first.commit()
+        waiting.join()
+        second.commit()
+    engine.dispose()
+    assert taken == [None]
 
 
 def test_pruning_old_rate_limit_windows_never_waits_for_another_prune(postgres: Any) -> None:
