@@ -1057,8 +1057,9 @@ else:
 
 
 class StreamTicket(Read):
-    """A short-lived ticket to open a match's stream from a browser's ``EventSource``,
-    which cannot send an Authorization header. Read-only: no other route takes it."""
+    """A short-lived ticket to open a match's stream once from a browser's
+    ``EventSource``, which cannot send an Authorization header. Read-only: no other route
+    takes it; a new stream (a reconnection too) takes a new ticket."""
 
     model_config = ConfigDict(
         json_schema_extra={
@@ -1073,5 +1074,5 @@ class StreamTicket(Read):
     )
 
     ticket: str
-    expires_at: datetime = Field(description="open the stream before this (60 s)")
+    expires_at: datetime = Field(description="open the stream before this (60 s), once")
     url: str = Field(description="the stream's URL with the ticket, for new EventSource(url)")

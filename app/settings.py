@@ -47,8 +47,8 @@ class Settings(BaseSettings):
     rate_limit_tickets_per_minute: int = Field(
         60,
         ge=0,
-        description="stream tickets a client may take a minute, ten times as many with one "
-        "token, forty times as many for one match (each counted apart); 0 turns it off",
+        description="stream tickets a client may take a minute with one token, and ten times "
+        "as many with all its tokens (counted apart); 0 turns it off",
     )
     cors_origins: list[str] = Field(
         default_factory=list, description='origins allowed by CORS, e.g. ["https://app.example"]'

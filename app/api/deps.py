@@ -16,6 +16,7 @@ handler checks the caller first (``app.api.problems``), so 401/404/403 still com
 before 422.
 """
 
+import hashlib
 from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -207,21 +208,19 @@ RateLimits = tuple[RateLimit, ...]
 
 
 class Limits:
-    """The limits of an operation (``kind``), from its setting: per client address, per
-    match at ``per_match`` addresses' worth and, for a request with a token, per token
-    at ``per_token`` addresses' worth, each counted apart (0: not counted that way);
+    """The limits of an operation (``kind``), from its setting: per client address and
+    per match at ``per_match`` addresses' worth, each counted apart (0: not per match);
     none when the setting is 0.
 
-    A match's id is in every join link and a viewer's token is shared widely: a count
-    for one match or token larger than one address's keeps any one address from using
-    it up for every phone, while all of them together stay bounded.
+    A match's id is in every join link: a count for one match larger than one
+    address's keeps any one address from using it up for every phone, while all of
+    them together stay bounded.
     """
 
-    def __init__(self, kind: str, setting: str, *, per_match: int, per_token: int = 0) -> None:
-        self.kind, self.setting = kind, setting
-        self.per_match, self.per_token = per_match, per_token
+    def __init__(self, kind: str, setting: str, *, per_match: int) -> None:
+        self.kind, self.setting, self.per_match = kind, setting, per_match
 
-    def of(self, request: Request, match_id: str, token_id: str | None) -> RateLimits:
+    async def __call__(self, request: Request, match_id: str) -> RateLimits:
         per_minute: int = getattr(request.app.state.settings, self.setting)
         if not per_minute:
             return ()
@@ -235,37 +234,50 @@ class Limits:
                     f"{self.kind} for one match",
                 )
             )
-        if self.per_token and token_id is not None:
-            limits.append(
-                RateLimit(
-                    f"{self.kind} token {token_id}",
-                    per_minute * self.per_token,
-                    f"{self.kind} with one token",
-                )
-            )
         return tuple(limits)
 
-    async def __call__(self, request: Request, match_id: str) -> RateLimits:
-        return self.of(request, match_id, None)
 
+class TokenLimits:
+    """The limits of an operation (``kind``) that counts the token sent, from its
+    setting: per token at each client address, and per address at ``per_address``
+    tokens' worth, each counted apart; none when the setting is 0.
 
-class TokenLimits(Limits):
-    """Limits that count the token sent, too: stream tickets."""
+    A viewer's token is shared widely, and a match's id is in every link: a count for
+    a whole token or match, whatever its size, is used up from a few addresses for
+    every phone. Counted per address, one address spends its own only.
+    """
 
-    async def __call__(  # type: ignore[override]
-        self, request: Request, match_id: str, token: BearerTokenDep
-    ) -> RateLimits:
-        return self.of(request, match_id, token.partition(".")[0])
+    def __init__(self, kind: str, setting: str, *, per_address: int) -> None:
+        self.kind, self.setting, self.per_address = kind, setting, per_address
+
+    async def __call__(self, request: Request, token: BearerTokenDep) -> RateLimits:
+        per_minute: int = getattr(request.app.state.settings, self.setting)
+        if not per_minute:
+            return ()
+        client = client_address(request)
+        # A digest of the pair: a credential id and an IPv6 address outgrow the key.
+        pair = f"{token.partition('.')[0]} {client}".encode()
+        digest = hashlib.blake2b(pair, digest_size=16).hexdigest()
+        return (
+            RateLimit(
+                f"{self.kind} token {digest}",
+                per_minute,
+                f"{self.kind} with one token from one client",
+            ),
+            RateLimit(
+                f"{self.kind} {client}",
+                per_minute * self.per_address,
+                f"{self.kind} from one client",
+            ),
+        )
 
 
 RateLimitDep = Annotated[RateLimits, Depends(match_creation_limit)]
 REISSUE_LIMITS = Limits("re-issued tokens", "rate_limit_tokens_per_minute", per_match=1)
 RECOVERY_LIMITS = Limits("host recoveries", "rate_limit_tokens_per_minute", per_match=10)
-# A token's tickets: ten addresses' worth (the phones one link may serve at once); a
-# match's: forty (its seats, its host and its viewers together).
-TICKET_LIMITS = TokenLimits(
-    "stream tickets", "rate_limit_tickets_per_minute", per_match=40, per_token=10
-)
+# An address's tickets: ten tokens' worth (the host's, the players' and the viewers'
+# phones behind one router).
+TICKET_LIMITS = TokenLimits("stream tickets", "rate_limit_tickets_per_minute", per_address=10)
 ReissueLimitDep = Annotated[RateLimits, Depends(REISSUE_LIMITS)]
 RecoveryLimitDep = Annotated[RateLimits, Depends(RECOVERY_LIMITS)]
 TicketLimitDep = Annotated[RateLimits, Depends(TICKET_LIMITS)]

@@ -450,7 +450,11 @@ _CHANGED_SINCE = (
     .limit(bindparam("limit"))
 )
 _LAST_CHANGE_ID = select(func.coalesce(func.max(MATCH_CHANGE.c.id), 0))
-_GET_TICKET = select(STREAM_TICKET).where(STREAM_TICKET.c.id == bindparam("id"))
+_TAKE_TICKET = (
+    delete(STREAM_TICKET)
+    .where(STREAM_TICKET.c.id == bindparam("id"))
+    .returning(STREAM_TICKET.c.match_id, STREAM_TICKET.c.credential_id, STREAM_TICKET.c.expires_at)
+)
 _PRUNE_TICKETS = delete(STREAM_TICKET).where(STREAM_TICKET.c.expires_at < bindparam("now"))
 
 
@@ -645,8 +649,10 @@ def insert_ticket(connection: Connection, values: Mapping[str, Any]) -> None:
     connection.execute(_INSERT_STREAM_TICKET, [dict(values)])
 
 
-def get_ticket(connection: Connection, ticket_id: str) -> RowMapping | None:
-    return connection.execute(_GET_TICKET, {"id": ticket_id}).mappings().first()
+def take_ticket(connection: Connection, ticket_id: str) -> RowMapping | None:
+    """Delete a ticket and return it. Of two takers, one gets the row: the other waits
+    for its lock (PostgreSQL) or for the write lock (SQLite), then finds none."""
+    return connection.execute(_TAKE_TICKET, {"id": ticket_id}).mappings().first()
 
 
 def delete_expired_tickets(connection: Connection, now: datetime) -> None:

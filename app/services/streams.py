@@ -42,9 +42,10 @@ class Opening:
 
 
 def opening(
-    uow: UnitOfWork, match_id: str, access: Access | None, ticket: str, after: int | None
+    uow: UnitOfWork, match_id: str, access: Access | None, ticket: Ticket | None, after: int | None
 ) -> Opening:
-    """Who the token (``access``), else the stream ``ticket``, stands for (401, 404, 403 as for
+    """Who the token (``access``), else the stream ticket taken (``take_ticket``; None for
+    one unknown, expired or used), stands for (401, 404, 403 as for
     any request), and in the same read a snapshot of the match; or, for a client that
     has seen version ``after``, the changes since, once each and in order, when the log
     still holds them all (none to read when ``after`` is the match's version).
@@ -92,8 +93,9 @@ def changes_after(uow: UnitOfWork, match_id: str, after: int) -> list[tuple[int,
 def issue_ticket(
     uow: UnitOfWork, who: Principal, *, limits: Iterable[RateLimit] = ()
 ) -> tuple[str, datetime]:
-    """A ticket that opens this match's stream, and when it stops doing so. Read-only:
-    no other route takes it. Stored as its hash, bound to the caller's credential.
+    """A ticket that opens this match's stream once, and when it stops doing so.
+    Read-only: no other route takes it. Stored as its hash, bound to the caller's
+    credential; deleted when it is used (``take_ticket``), or expired, by a later issue.
     ``limits``: the rate limits it counts against."""
     assert who.credential_id is not None
     ratelimit.count(uow, limits)
@@ -113,17 +115,36 @@ def issue_ticket(
     return ticket, expires_at
 
 
-def ticket_reader(uow: UnitOfWork, match_id: str, ticket: str) -> Principal:
-    """The reader a stream ticket stands for, or 401 (unknown, expired, its token
-    re-issued since) / 404 (no such match)."""
-    row = repository.get_ticket(uow.connection, hash_secret(ticket)) if ticket.isascii() else None
+@dataclass(frozen=True, slots=True)
+class Ticket:
+    """A stream ticket taken: the match it opens, and the credential it was issued to."""
+
+    match_id: str
+    credential_id: str
+
+
+def take_ticket(uow: UnitOfWork, ticket: str) -> Ticket | None:
+    """The stream ticket, once: taking it deletes it, so that it opens one stream, on
+    whichever worker (its URL may be kept in a log on the way). None for a ticket
+    unknown, expired, or taken already. A write of its own, before the opening's read."""
+    row = repository.take_ticket(uow.connection, hash_secret(ticket)) if ticket.isascii() else None
     if row is None or row["expires_at"] < utcnow():
-        raise Unauthenticated("the stream ticket is not known, or has expired: ask for a new one")
-    if row["match_id"] != match_id:  # a ticket is for one match (which exists)
+        return None
+    return Ticket(row["match_id"], row["credential_id"])
+
+
+def ticket_reader(uow: UnitOfWork, match_id: str, ticket: Ticket | None) -> Principal:
+    """The reader a stream ticket taken stands for, or 401 (none: unknown, expired or
+    used; its token re-issued since) / 404 (no such match)."""
+    if ticket is None:
+        raise Unauthenticated(
+            "the stream ticket is not known, has expired or has been used: ask for a new one"
+        )
+    if ticket.match_id != match_id:  # a ticket is for one match (which exists)
         if not is_match_id(match_id) or repository.get_match(uow.connection, match_id) is None:
             raise MatchNotFound(f"no match {match_id!r}")
         raise Forbidden("this ticket is for another match")
-    credential = repository.get_credential(uow.connection, row["credential_id"])
+    credential = repository.get_credential(uow.connection, ticket.credential_id)
     if credential is None:
         raise Unauthenticated("the token this ticket was issued to has been replaced")
-    return Principal(match_id, Role(credential["role"]), credential["seat"], row["credential_id"])
+    return Principal(match_id, Role(credential["role"]), credential["seat"], ticket.credential_id)

@@ -508,6 +508,8 @@ class Table {
         this.rounds.lock();
       });
       source.addEventListener("resync", () => this.reconnect());
+      // Closed at once: EventSource's own retry would bring back the ticket, which has
+      // opened its one stream; reconnect() takes a new one.
       source.onerror = () => this.reconnect();
     } catch (error) {
       if (this.hostKeyRefused(error)) return;

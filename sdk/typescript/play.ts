@@ -92,10 +92,11 @@ export async function follow(
         resolve(event);
       };
       for (const kind of Object.keys(KINDS)) events.addEventListener(kind, onEvent);
-      // EventSource reconnects by itself, with the same ticket; once that has expired
-      // the stream closes, and a new ticket resumes it.
+      // A ticket opens one stream: EventSource's own reconnection, with the same ticket,
+      // would be refused. A dropped stream is closed, and a new ticket resumes it.
       events.onerror = () => {
-        if (events.readyState === EventSource.CLOSED) resolve(null);
+        events.close();
+        resolve(null);
       };
     });
     if (last !== null) return last;

@@ -234,8 +234,13 @@ def test_a_browser_follows_with_a_ticket_that_cannot_write(
         httpx.post(f"{writer.url}{path}/rounds", json=AMOUNTS, headers=as_token).status_code == 401
     )
     assert httpx.get(f"{writer.url}{path}?ticket={ticket['ticket']}").status_code == 401
+    # It opened its stream: on any worker, it opens no other.
+    assert httpx.get(writer.url + ticket["url"]).status_code == 401
     other = _match(writer)
-    elsewhere = httpx.get(f"{reader.url}/v1/matches/{other['id']}/events?ticket={ticket['ticket']}")
+    another = httpx.post(
+        f"{reader.url}{path}/events/tickets", headers=_auth(match["tokens"]["viewer"])
+    ).json()["ticket"]
+    elsewhere = httpx.get(f"{writer.url}/v1/matches/{other['id']}/events?ticket={another}")
     assert elsewhere.status_code == 403  # a ticket is for one match
     host = _auth(match["tokens"]["host"])
     assert httpx.post(f"{writer.url}{path}/end", headers=host).is_success

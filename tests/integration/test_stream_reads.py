@@ -199,7 +199,9 @@ def test_a_resumed_opening_replays_only_up_to_the_version_it_read(
             )
         access = Access.of(table.tokens["viewer"], table.id, Permission.READ)
         opened = db.run_now(
-            partial(streams.opening, match_id=table.id, access=access, ticket="", after=version - 2)
+            partial(
+                streams.opening, match_id=table.id, access=access, ticket=None, after=version - 2
+            )
         )
     assert opened.version == version
     assert [number for number, _ in opened.events] == [version - 1, version]

@@ -146,7 +146,11 @@ async def stream_opening(
     credentials: BearerDep,
     ticket: Annotated[
         str | None,
-        Query(max_length=128, description="A stream ticket (for EventSource), instead of a token"),
+        Query(
+            max_length=128,
+            description="A stream ticket (for EventSource), instead of a token; it opens one "
+            "stream",
+        ),
     ] = None,
     last_event_id: Annotated[
         str | None,
@@ -164,11 +168,16 @@ async def stream_opening(
     after = request.query_params.get("after")
     start = _version(after) if after is not None else _version(last_event_id)
     db: Database = request.app.state.db
-    read = partial(streams.opening, match_id=match_id, access=access, ticket=ticket or "")
     hub: ChangeHub = request.app.state.hub
-    # A token's opening needs no snapshot: one statement reads the credential with the
-    # match (streams.opening). A ticket's reads the ticket first, then the match, which
-    # must see the same state, or a token replaced between the two would go unnoticed.
+    # A ticket opens one stream: it is taken first, in a write of its own (in its write
+    # turn, as every write). A token's opening needs no snapshot: one statement reads the
+    # credential with the match (streams.opening). A ticket's reads its credential, then
+    # the match, which must see the same state, or a token replaced between the two
+    # would go unnoticed.
+    taken = None
+    if ticket is not None:
+        taken = await db.run(partial(streams.take_ticket, ticket=ticket), write=True)
+    read = partial(streams.opening, match_id=match_id, access=access, ticket=taken)
     async with hub.opening():
         opened = await db.run(partial(read, after=start), snapshot=access is None)
     first = [
@@ -309,8 +318,9 @@ def create_stream_ticket(
     match_id: str,
 ) -> StreamTicket:
     """For `new EventSource(url)`, which cannot send an Authorization header: the
-    ticket opens this match's stream for 60 s, with the rights of the token that asked
-    for it, and nothing else. The long-lived token never goes into a URL."""
+    ticket opens this match's stream once, within 60 s, with the rights of the token
+    that asked for it, and nothing else. The long-lived token never goes into a URL; a
+    new stream (a reconnection too) takes a new ticket."""
     with turn.caller() as caller:
         ticket, expires_at = streams.issue_ticket(caller.uow, caller.who, limits=limits)
     response.headers.update(NO_STORE)
