@@ -144,15 +144,21 @@ def test_a_number_of_5001_digits_is_malformed_json_that_says_so(table: Table) ->
 
 
 @pytest.mark.parametrize(
-    "blank",
-    ["\u3164", "\u2800", "\u115f\u1160", "\u0301\u0301", "\uffa0 \u3164"],
+    ("blank", "words"),
+    [
+        ("\u3164", "cannot hold the invisible or control character U+3164"),
+        ("\u2800", "cannot hold the invisible or control character U+2800"),
+        ("\u115f\u1160", "cannot hold the invisible or control character U+115F"),
+        ("\u0301\u0301", "must show"),
+        ("\uffa0 \u3164", "cannot hold the invisible or control character U+FFA0"),
+    ],
 )
-def test_a_name_that_shows_nothing_is_refused(client: Any, blank: str) -> None:
+def test_a_name_that_shows_nothing_is_refused(client: Any, blank: str, words: str) -> None:
     response = client.post("/v1/matches", json={"game": "asszorti", "players": [blank, "B", "C"]})
     assert response.status_code == 422, response.text
     error = response.json()["errors"][0]
     assert error["loc"] == ["body", "players", 0]
-    assert "must show" in error["message"]
+    assert words in error["message"]
 
 
 def test_a_name_longer_than_40_characters_as_kept_is_refused(client: Any) -> None:
@@ -206,7 +212,9 @@ def test_an_emoji_joined_by_a_zero_width_joiner_is_a_name(client: Any, name: str
     assert joined.status_code == 422  # a joiner between letters hides nothing good
 
 
-@pytest.mark.parametrize("bad", ["rules\u202e", "a\u200bb", "one\u2028two", "a\x1b[2Jb"])
+@pytest.mark.parametrize(
+    "bad", ["rules\u202e", "a\u200bb", "one\u2028two", "a\x1b[2Jb", "a\u3164b", "a\ufe00"]
+)
 def test_the_table_s_rules_follow_the_names_character_rules(client: Any, bad: str) -> None:
     body = {"game": "own_table", "players": ["A", "B"], "settings": {"table_rules": bad}}
     response = client.post("/v1/matches", json=body)
