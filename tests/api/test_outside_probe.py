@@ -86,7 +86,7 @@ def test_a_duplicate_key_is_malformed_json(table: Table) -> None:
     assert table.get().json()["round_count"] == 0
 
 
-@pytest.mark.parametrize("number", ["1.0", "+1", "01e0", "%201", "1_0", "\u0661"])
+@pytest.mark.parametrize("number", ["1.0", "+1", "01e0", "%201", "1_0", "\u0661", "01"])
 def test_a_round_number_is_digits_only(table: Table, number: str) -> None:
     assert table.post("/rounds", AMOUNTS).status_code == 201
     response = table.client.put(f"{table.url}/rounds/{number}", json=AMOUNTS, headers=table.auth())
@@ -97,6 +97,21 @@ def test_a_round_number_is_digits_only(table: Table, number: str) -> None:
     paged = table.get("/rounds?limit=5.0")
     assert paged.status_code == 422
     assert paged.json()["errors"][0]["loc"] == ["query", "limit"]
+
+
+@pytest.mark.parametrize("seat", ["01", "1.0", "%201", "+1", "1_0", "\u0661", "1e0", "00"])
+def test_a_seat_is_a_canonical_integer(table: Table, seat: str) -> None:
+    url = f"{table.url}/players/{seat}"
+    response = table.client.patch(url, json={"name": "Bea"}, headers=table.auth())
+    assert response.status_code == 422, response.text
+    assert response.headers["content-type"] == "application/problem+json"
+    assert response.json()["errors"][0]["loc"] == ["path", "seat"]
+    assert table.get().json()["players"][1]["name"] == "Berta"  # nothing changed
+    for canonical, name in (("1", "Bea"), ("0", "Ann")):
+        url = f"{table.url}/players/{canonical}"
+        renamed = table.client.patch(url, json={"name": name}, headers=table.auth())
+        assert renamed.status_code == 200, renamed.text
+        assert renamed.json()["players"][int(canonical)]["name"] == name
 
 
 @pytest.mark.parametrize(
