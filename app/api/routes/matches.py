@@ -151,14 +151,14 @@ def update_match(
     response_model=ScoreRead,
     name="scoreMatchRound",
     summary="Score a round with the match's settings, without entering it (players, host)",
-    responses=responses(401, 403, 404, 413, 422),
+    responses=responses(401, 403, 404, 409, 413, 422),
 )
 def score_match_round(
     turn: PlayerReaderDep, match_id: str, body: Annotated[RoundBody, Body()]
 ) -> ScoreRead:
     """What entering this round next would score, by the match's own settings and
-    players; nothing is stored. A round the match would refuse is the same 422 here.
-    A viewer cannot enter rounds, so cannot preview them either (403)."""
+    players; nothing is stored. A round the match would refuse is the same 422 here,
+    and an ended match, which takes no round, the same 409 `match_ended`. A viewer cannot enter rounds, so cannot preview them either (403)."""
     with turn.caller() as caller:
         scored = scoring.preview(caller.match, body)
     return ScoreRead.model_validate(scored)
