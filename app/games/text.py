@@ -143,7 +143,7 @@ def _invisible(text: str, index: int) -> bool:
     return False
 
 
-def _most_marks(text: str) -> int:
+def most_marks(text: str) -> int:
     """The most combining marks stacked on one character of ``text``, decomposed."""
     most = run = 0
     for char in unicodedata.normalize("NFD", text):
@@ -162,7 +162,7 @@ def check_text(text: str, *, what: str, max_length: int, lines: bool = False) ->
             raise ValueError(
                 f"{what} cannot hold the invisible or control character U+{ord(char):04X}"
             )
-    if _most_marks(text) > MAX_MARKS:
+    if most_marks(text) > MAX_MARKS:
         raise ValueError(
             f"{what} cannot stack more than {MAX_MARKS} combining marks on one character"
         )
