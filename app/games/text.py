@@ -121,9 +121,9 @@ def _selects_a_glyph(text: str, index: int) -> bool:
         return False
     char, before = text[index], text[index - 1]
     if char in (EMOJI_PRESENTATION, TEXT_STYLE):
-        return icu.Char.hasBinaryProperty(before, icu.UProperty.EMOJI)
+        return bool(icu.Char.hasBinaryProperty(before, icu.UProperty.EMOJI))
     if char in IDEOGRAPHIC_SELECTORS:
-        return icu.Char.hasBinaryProperty(before, icu.UProperty.UNIFIED_IDEOGRAPH)
+        return bool(icu.Char.hasBinaryProperty(before, icu.UProperty.UNIFIED_IDEOGRAPH))
     if char in MONGOLIAN_SELECTORS:
         return 0x1820 <= ord(before) <= 0x18AA  # the Mongolian letters
     return False

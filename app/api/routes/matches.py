@@ -158,7 +158,8 @@ def score_match_round(
 ) -> ScoreRead:
     """What entering this round next would score, by the match's own settings and
     players; nothing is stored. A round the match would refuse is the same 422 here,
-    and an ended match, which takes no round, the same 409 `match_ended`. A viewer cannot enter rounds, so cannot preview them either (403)."""
+    and an ended match, which takes no round, the same 409 `match_ended`. A viewer
+    cannot enter rounds, so cannot preview them either (403)."""
     with turn.caller() as caller:
         scored = scoring.preview(caller.match, body)
     return ScoreRead.model_validate(scored)
