@@ -86,6 +86,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         generate_unique_id_function=_operation_id,
         docs_url=None,  # /docs and /redoc: app.api.routes.docs, with their own assets
         redoc_url=None,
+        # No redirect from /docs/ to /docs: Starlette builds its Location from the Host
+        # header, which a client forges. Every path has one spelling; another is a 404.
+        redirect_slashes=False,
     )
     for module in API_MODULES:
         app.include_router(module.router)

@@ -26,15 +26,23 @@ from typing_extensions import TypeAliasType
 from app.games import GAMES
 from app.games.asszorti import HAND_EXAMPLE
 from app.games.base import MatchStatus, RoundInput, StrictModel
-from app.games.text import AS_SENT, check_text, shows_something
+from app.games.text import AS_SENT, check_text, fold_spaces, shows_something
 
 MAX_NAME_LENGTH = 40
 
 
 def clean_name(name: str) -> str:
-    """A name as it is kept (``app.games.text``): NFC, at most 40 characters as kept,
-    no control or invisible character, and something one sees."""
-    name = check_text(name, what="a name", max_length=MAX_NAME_LENGTH)
+    """A name as it is kept (``app.games.text``), for every name the API takes (players
+    at creation, team names, renames by ``PATCH``): NFC, at most 40 characters as kept,
+    and something one sees.
+
+    Runs of spaces are folded silently into one space, and the ends trimmed ("Anna  B"
+    is kept as "Anna B", and so clashes with an "Anna B" at the table): the name looks
+    as it did. What renders as nothing (control and default-ignorable characters, a
+    variation selector that selects nothing, the Hangul fillers, the blank braille
+    pattern) and a pile of more than a few combining marks on one letter are refused,
+    422 at the field, before the length and look-alike checks."""
+    name = check_text(fold_spaces(name), what="a name", max_length=MAX_NAME_LENGTH)
     if not shows_something(name):
         raise ValueError("a name must show a letter, digit or symbol, not only blanks or marks")
     return name
@@ -49,8 +57,11 @@ PlayerName = Annotated[
         description=f"1-{MAX_NAME_LENGTH} characters as stored (NFC-normalised; as sent, up "
         f"to {AS_SENT * MAX_NAME_LENGTH} code points, since a decomposed character "
         "composes into one), at least one of them "
-        "visible; no control or invisible format characters (but a zero-width joiner "
-        "inside an emoji); unique at the table ignoring case and compatibility forms"
+        "visible; runs of spaces are kept as one space; no control, invisible or "
+        "default-ignorable characters (but a zero-width joiner inside an emoji, and a "
+        "variation selector after an emoji or ideograph), no more than four combining "
+        "marks on one character; unique at the table ignoring case, compatibility forms "
+        "and look-alike letters"
     ),
 ]
 TeamName = PlayerName

@@ -14,8 +14,10 @@ nor the time it takes to arrive: a stranger's huge header costs the server CPU a
 memory, and half-sent requests hold their connections for good. So a head over
 ``MAX_HEAD_BYTES`` is answered 431, one not complete within ``HEAD_TIMEOUT_S`` 408,
 and a body not complete within ``BODY_TIMEOUT_S`` of its head 408, and the
-connection closed, each with a problem+json body as the app's errors have. All
-through uvicorn's public ``--http`` extension point::
+connection closed, each with a problem+json body as the app's errors have. A request
+uvicorn cannot parse (a malformed request line or header) gets the same kind of
+answer, 400 ``bad_request``, in place of uvicorn's own text/plain one, which says
+no ``nosniff``. All through uvicorn's public ``--http`` extension point::
 
     uvicorn app.main:app --http app.serving:HttpToolsProtocol
 """
@@ -66,6 +68,12 @@ HEAD_TOO_LARGE = refusal(
     "Request Header Fields Too Large",
     "headers_too_large",
     f"the request line and headers are over {MAX_HEAD_BYTES} bytes",
+)
+MALFORMED = refusal(
+    400,
+    "Bad Request",
+    "bad_request",
+    "the request is not HTTP/1.1 the server can read (its request line or a header)",
 )
 HEAD_TIMED_OUT = refusal(
     408,
@@ -158,6 +166,14 @@ class HttpToolsProtocol(httptools_impl.HttpToolsProtocol):
         if not self.transport.is_closing() and not self.pipeline:
             self.bounds.awaiting_head = True
             self.start_clock(HEAD_TIMEOUT_S)
+
+    def send_400_response(self, msg: str) -> None:
+        """uvicorn's answer to a request its parser refuses (its ``msg`` went to its
+        log already): the refusals' problem+json, with ``nosniff``, and the close."""
+        self.stop_clock()
+        if not self.transport.is_closing():
+            self.transport.write(MALFORMED)
+            self.transport.close()
 
     def expects_body(self) -> bool:
         for name, value in self.headers:

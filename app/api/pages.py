@@ -14,10 +14,13 @@ MAX_PAGE = 100  # items in one page
 
 
 def digits(value: object) -> object:
-    """A number in a path or query is written in digits only: ``1``, never ``1.0``,
-    ``+1`` or `` 1`` (pydantic would read those as 1)."""
-    if isinstance(value, str) and not (value.isascii() and value.isdigit()):
-        raise ValueError("must be written in digits only")
+    """A number in a path or query is written in digits only, as an integer is written:
+    ``1``, never ``01``, ``1.0``, ``+1`` or `` 1`` (pydantic would read those as 1), so
+    each number has one spelling."""
+    if isinstance(value, str) and not (
+        value.isascii() and value.isdigit() and (value == "0" or not value.startswith("0"))
+    ):
+        raise ValueError("must be written in digits only, without a leading zero")
     return value
 
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from app.errors import FieldError, InvalidInput
+from app.errors import FieldError, InvalidInput, MatchEnded
 from app.games import Game
-from app.games.base import GameRuleError, RoundInput, Score
+from app.games.base import GameRuleError, MatchStatus, RoundInput, Score
 from app.services.state import MatchState
 
 
@@ -41,6 +41,11 @@ def score_data(game: Game, scored: Score) -> dict[str, Any]:
 
 def preview(match: Mapping[Any, Any], body: RoundInput) -> dict[str, Any]:
     """Score ``body`` as entering it next at ``match`` would (its settings, its players),
-    storing nothing: a 422 exactly where entering it would be one."""
+    storing nothing: a 422 exactly where entering it would be one, and then the 409 an
+    ended match gives. (Not a decided match's 409: the same preview serves the
+    correction of a round, which a decided match takes.)"""
     state = MatchState.load(match)
-    return score_data(state.game, score_round(state.game, body, state.settings))
+    score = score_round(state.game, body, state.settings)
+    if state.status is MatchStatus.ENDED:
+        raise MatchEnded("the match has ended; it accepts no change")
+    return score_data(state.game, score)

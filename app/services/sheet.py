@@ -67,6 +67,12 @@ def sheet_csv(sheet: dict[str, Any], lang: SheetLanguage = SheetLanguage.EN) -> 
     return out.getvalue()
 
 
+# What a spreadsheet may read as the start of a formula (CSV injection): = + - @, the
+# pipe of a DDE call, their full-width forms (which some spreadsheets take as the ASCII
+# ones), and the tab and carriage return some strip before looking.
+FORMULA_STARTS = frozenset("=+-@|\t\r\uff1d\uff0b\uff0d\uff20")
+
+
 def _cell_text(text: str) -> str:
     """Keep a name from being read as a formula by a spreadsheet (CSV injection)."""
-    return f"'{text}" if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
+    return f"'{text}" if text[:1] in FORMULA_STARTS else text

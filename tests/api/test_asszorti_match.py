@@ -404,6 +404,26 @@ def test_csv_neutralises_formula_names(client: Any) -> None:
     assert csv.text.splitlines()[:2] == ["round,dealer,'=SUM(A1),Berta,Csaba", "1,'=SUM(A1),0,0,0"]
 
 
+@pytest.mark.parametrize(
+    "formula",
+    [
+        "|cmd",  # a DDE call
+        "\uff1dSUM(A1)",  # full-width =
+        "\uff0bSUM(A1)",  # full-width +
+        "\uff0dSUM(A1)",  # full-width -
+        "\uff20SUM(A1)",  # full-width @
+    ],
+)
+def test_csv_neutralises_pipes_and_full_width_formula_names(client: Any, formula: str) -> None:
+    table = Table(client, {"game": "asszorti", "players": [formula, "Berta", "Csaba"]})
+    table.round(amounts(0, 0, 0))
+    csv = table.get("/sheet", headers={"Accept": "text/csv"})
+    assert csv.text.splitlines()[:2] == [
+        f"round,dealer,'{formula},Berta,Csaba",
+        f"1,'{formula},0,0,0",
+    ]
+
+
 def test_get_match_etag_and_304(table: Table) -> None:
     first = table.get()
     etag = first.headers["etag"]

@@ -64,6 +64,20 @@ def test_every_answer_says_nosniff(table: Table) -> None:
         assert response.headers.get_list("x-content-type-options") == ["nosniff"]
 
 
+@pytest.mark.parametrize("path", ["/docs/", "/redoc/", "/v1/games/", "/v1/matches/", "/app"])
+def test_a_path_with_or_without_a_slash_is_no_redirect_to_a_forged_host(
+    client: TestClient, path: str
+) -> None:
+    """Starlette's slash redirect took its Location from the Host header: a link to
+    /docs/ on this service could send a browser to any host its sender named."""
+    response = client.get(path, headers={"Host": "evil.example"}, follow_redirects=False)
+    assert response.status_code == 404, response.headers
+    assert "location" not in response.headers
+    assert response.headers["content-type"] == "application/problem+json"
+    for page in ("/docs", "/redoc", "/docs/oauth2-redirect", "/", "/sw.js"):
+        assert client.get(page, follow_redirects=False).status_code == 200, page
+
+
 @pytest.mark.parametrize("path", ["/docs", "/redoc", "/docs/oauth2-redirect"])
 def test_the_docs_pages_run_only_their_own_inline_code_and_cannot_be_framed(
     client: Any, path: str

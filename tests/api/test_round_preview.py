@@ -143,3 +143,20 @@ def test_preview_of_a_malformed_hand_names_the_field(table: Table) -> None:
     assert response.status_code == 422
     assert response.json()["code"] == "validation_error"
     assert response.json()["errors"][0]["loc"][:2] == ["body", "declarer"]
+
+
+def test_preview_on_an_ended_match_is_refused_as_entering_would_be(table: Table) -> None:
+    body = hand(declarer=1, tricks=[2, 7, 2])
+    table.round(body)
+    assert table.post("/end").status_code == 200
+
+    preview = table.post("/score", body)
+    entered = table.post("/rounds", body)
+
+    assert preview.status_code == entered.status_code == 409, preview.text
+    assert preview.json()["code"] == entered.json()["code"] == "match_ended"
+    assert preview.json()["detail"] == entered.json()["detail"]
+    # A body entering would refuse is the 422 first, as entering gives it.
+    wrong = hand(declarer=1, tricks=[2, 7, 3])
+    assert table.post("/score", wrong).status_code == table.post("/rounds", wrong).status_code
+    assert table.post("/score", wrong).json()["code"] == "validation_error"

@@ -188,3 +188,28 @@ def test_a_body_never_finished_is_answered_408(server: LiveServer) -> None:
     assert answer.startswith(b"HTTP/1.1 408 "), answer[:200]
     assert _problem_code(answer) == "request_timeout"
     assert BODY_TIMEOUT_S - 1 < waited < BODY_TIMEOUT_S + 10
+
+
+@pytest.mark.parametrize(
+    "request_bytes",
+    [
+        b"GET /healthz HTTP/1.1\r\nHost: test\r\nBad Header: x\r\n\r\n",  # a space in a name
+        b"GET /he lthz HTTP/1.1\r\nHost: test\r\n\r\n",  # a space in the path
+        b"\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03\r\n\r\n",  # TLS to the HTTP port
+    ],
+)
+def test_a_request_the_server_cannot_parse_is_a_400_problem_with_nosniff(
+    server: LiveServer, request_bytes: bytes
+) -> None:
+    """uvicorn's own 400 was text/plain without nosniff, a page a browser might sniff."""
+    sock = _connect(server)
+    try:
+        sock.sendall(request_bytes)
+        answer = _answer(sock)
+    finally:
+        sock.close()
+    assert answer.startswith(b"HTTP/1.1 400 "), answer[:200]
+    head = answer.split(b"\r\n\r\n")[0].lower()
+    assert b"\r\nx-content-type-options: nosniff\r\n" in head
+    assert _problem_code(answer) == "bad_request"
+    assert httpx.get(server.url + "/healthz", timeout=10).status_code == 200

@@ -4,6 +4,7 @@ rematch."""
 from typing import Annotated
 
 from fastapi import APIRouter, Body, Path, Request, Response
+from pydantic import BeforeValidator
 
 from app.api.deps import (
     HostDep,
@@ -33,6 +34,7 @@ from app.api.headers import (
     if_match,
 )
 from app.api.links import base_url, join_link, join_links
+from app.api.pages import digits
 from app.api.problems import responses
 from app.api.strict_json import StrictJSONRoute
 from app.api.writes import WriteResult, keep_conflict, keep_response, replayed
@@ -57,6 +59,11 @@ from app.services.state import MatchState, match_data
 from app.services.writes import WriteRequest
 
 router = APIRouter(prefix="/v1/matches", tags=["matches"], route_class=StrictJSONRoute)
+
+# (The validator comes after Path: so its bounds stay in the schema.)
+SeatNumber = Annotated[
+    int, Path(ge=0, le=15, description="the player's seat"), BeforeValidator(digits)
+]
 
 
 @router.post(
@@ -144,14 +151,15 @@ def update_match(
     response_model=ScoreRead,
     name="scoreMatchRound",
     summary="Score a round with the match's settings, without entering it (players, host)",
-    responses=responses(401, 403, 404, 413, 422),
+    responses=responses(401, 403, 404, 409, 413, 422),
 )
 def score_match_round(
     turn: PlayerReaderDep, match_id: str, body: Annotated[RoundBody, Body()]
 ) -> ScoreRead:
     """What entering this round next would score, by the match's own settings and
-    players; nothing is stored. A round the match would refuse is the same 422 here.
-    A viewer cannot enter rounds, so cannot preview them either (403)."""
+    players; nothing is stored. A round the match would refuse is the same 422 here,
+    and an ended match, which takes no round, the same 409 `match_ended`. A viewer
+    cannot enter rounds, so cannot preview them either (403)."""
     with turn.caller() as caller:
         scored = scoring.preview(caller.match, body)
     return ScoreRead.model_validate(scored)
@@ -195,7 +203,7 @@ def end_match(
 def update_player(
     turn: PlayerDep,
     match_id: str,
-    seat: Annotated[int, Path(ge=0, le=15, description="the player's seat")],
+    seat: SeatNumber,
     body: PlayerUpdate,
     versions: IfMatchHeader = None,
 ) -> Response:
