@@ -15,7 +15,7 @@ already encoded (``app.live.Change``), so a stream only writes it.
 """
 
 import asyncio
-from collections.abc import AsyncGenerator
+from collections.abc import AsyncGenerator, AsyncIterator
 from dataclasses import dataclass
 from functools import partial
 from typing import Annotated, Any
@@ -27,11 +27,12 @@ from fastapi.sse import format_sse_event
 from starlette.types import Receive, Scope, Send
 
 from app import metrics
-from app.api.deps import BearerDep, ReaderWriteDep, TicketLimitDep, access_of
+from app.api.deps import BearerDep, ReaderWriteDep, TicketLimitDep, access_of, client_address
 from app.api.headers import NO_STORE
 from app.api.problems import responses
 from app.api.strict_json import StrictJSONRoute
 from app.db.database import Database
+from app.errors import RateLimited
 from app.live import Change, ChangeHub
 from app.schemas import MatchEvent, StreamTicket
 from app.services import streams
@@ -46,6 +47,9 @@ FOLLOWING = format_sse_event(comment="following")  # a resumed stream with nothi
 
 
 STREAM_HEADERS = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
+# A stream over its cap waits for another to close, which happens as phones leave: a
+# while, not the next second (the page retries sooner on its own, and is refused again).
+STREAMS_RETRY_AFTER_S = 30
 
 
 class EventStream(StreamingResponse):
@@ -127,6 +131,42 @@ def _version(text: str | None) -> int | None:
     return None
 
 
+@dataclass(eq=False, slots=True)
+class StreamHold:
+    """The counts of open streams (``ChangeHub.streams``) this stream holds a place in:
+    its client address's, and once its opening read whose it is, its token's."""
+
+    hub: ChangeHub
+    keys: list[str]
+
+    def take(self, key: str, cap: int, whose: str) -> None:
+        """A place in ``key``'s count, or 429 when it holds ``cap`` streams already."""
+        if not self.hub.streams.take(key, cap):
+            metrics.RATE_LIMITED.labels(f"live streams {whose}").inc()
+            raise RateLimited(
+                f"at most {cap} live streams {whose} at once; retry when one has closed",
+                retry_after=STREAMS_RETRY_AFTER_S,
+            )
+        self.keys.append(key)
+
+
+async def hold_stream(request: Request) -> AsyncIterator[StreamHold]:
+    """The stream's place among its address's open streams, taken before anything is
+    read (a flood from one address is refused, not queued), and given back once its
+    answer is done, however it ends: the stream closed, or its opening was refused.
+
+    The caps are per process: each worker counts its own streams."""
+    settings = request.app.state.settings
+    hold = StreamHold(request.app.state.hub, [])
+    try:
+        address = f"address {client_address(request)}"
+        hold.take(address, settings.streams_per_address, "from one client")
+        yield hold
+    finally:
+        for key in hold.keys:
+            hold.hub.streams.give_back(key)
+
+
 @dataclass(slots=True)
 class StreamStart:
     """Who follows the match, the version their stream starts at, and what it sends
@@ -144,6 +184,7 @@ async def stream_opening(
     request: Request,
     match_id: str,
     credentials: BearerDep,
+    hold: Annotated[StreamHold, Depends(hold_stream)],
     ticket: Annotated[
         str | None,
         Query(max_length=128, description="A stream ticket (for EventSource), instead of a token"),
@@ -169,8 +210,11 @@ async def stream_opening(
     # A token's opening needs no snapshot: one statement reads the credential with the
     # match (streams.opening). A ticket's reads the ticket first, then the match, which
     # must see the same state, or a token replaced between the two would go unnoticed.
-    async with hub.opening():
+    async with hub.opening(client_address(request)):
         opened = await db.run(partial(read, after=start), snapshot=access is None)
+    # A ticket says whose token it is only once read: the token's count comes after.
+    cap = request.app.state.settings.streams_per_token
+    hold.take(f"token {opened.who.credential_id}", cap, "with one token")
     first = [
         _frame(version, data, retry=RETRY_MS if i == 0 else None)
         for i, (version, data) in enumerate(opened.events)
@@ -226,7 +270,15 @@ def _frame(version: int, data: dict[str, Any], *, retry: int | None = None) -> b
     name="followMatch",
     summary="Follow the match live (Server-Sent Events)",
     # Each event's data is a MatchEvent (app/api/openapi.py says so in the document).
-    responses={200: {"model": MatchEvent}, **responses(401, 403, 404, 422)},
+    responses={
+        200: {"model": MatchEvent},
+        **responses(401, 403, 404, 422),
+        429: {
+            **responses(429)[429],
+            "description": "Too many live streams open from this client address, or with "
+            "this token (`rate_limited`); see Retry-After",
+        },
+    },
 )
 async def follow_match(
     opened: OpeningDep, _after: AfterDep, _past_end: PastEndDep, request: Request
@@ -236,7 +288,8 @@ async def follow_match(
     order, or a `snapshot` when they are too old to replay. The stream closes after
     `ended`; with `?past_end=true` it stays open, and the ended match's renames,
     re-issued tokens and the start of its rematch (`match_updated`, `rematch_id`) arrive
-    as in play."""
+    as in play. One client address, and one token, may hold only so many streams open
+    at once (429 past it)."""
     return EventStream(_events(request.app.state.hub, request.app.state.db, opened))
 
 
