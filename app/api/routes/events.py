@@ -8,7 +8,8 @@ a comment every ``HEARTBEAT_S`` seconds keeps proxies from closing an idle strea
 stream closes after the match's ``ended`` event (unless it was opened with
 ``?past_end=true``: an ended match still changes, by a rename, a re-issued token or its
 rematch), when the token it was opened with is replaced (``revoked``), or when it falls
-behind (``resync``).
+behind (``resync``). One client address, and one token, hold only so many streams open
+on a process (``STREAMS_PER_ADDRESS``, ``STREAMS_PER_TOKEN``: 429 past either).
 
 A stream is one plain ``StreamingResponse`` of bytes: each change comes from the hub
 already encoded (``app.live.Change``), so a stream only writes it.
@@ -195,8 +196,8 @@ async def stream_opening(
     ] = None,
 ) -> StreamStart:
     """Who follows the match, with their token or a stream ticket, and where their
-    stream starts: one read, before the stream opens, so that a 401, 404, 403 or 503
-    is an answer of its own (problem+json), not a stream cut short.
+    stream starts: one read, before the stream opens, so that a 401, 404, 403, 429 or
+    503 is an answer of its own (problem+json), not a stream cut short.
 
     ``?after=`` is taken here as sent: the route declares it, and FastAPI refuses an
     invalid one (422) only after this dependency has checked the caller; so is
