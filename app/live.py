@@ -29,7 +29,10 @@ open on it, whichever worker or machine made the change.
   last one (``freeze_open_streams``).
 - Streams read their openings ``OPENINGS_AT_ONCE`` at a time (``opening``): after a
   restart every phone comes back at once, and their reads queue there, not in front
-  of every other request's.
+  of every other request's. One client address takes ``OPENINGS_PER_ADDRESS`` of
+  those turns at most, so its flood of openings cannot queue in front of everyone's.
+- The streams open (or opening) are counted per client address and per token
+  (``Holds``), so that the route can refuse those over its caps.
 - A subscription holds at most ``QUEUE_SIZE`` changes. One that cannot keep up is
   not buffered further: what it holds is let go, it is marked to resync, and its
   stream sends a ``resync`` event and ends.
@@ -65,6 +68,9 @@ SQLITE_POLL_S = 0.05  # how often a process looks for other processes' changes (
 FETCH_BATCH = 100
 RECONNECT_S = 1.0
 OPENINGS_AT_ONCE = 4  # streams reading their opening at once, of the pool's units
+# ... of which one client address's: fewer than all, so that another address's opening
+# waits behind at most this many of a flooding address's, not behind its whole queue.
+OPENINGS_PER_ADDRESS = 2
 OPENING_WAIT_S = 30.0  # the longest a stream waits to read its opening, then 503
 FREEZE_EVERY_S = 2.0  # how often the objects of newly opened streams are frozen
 FREEZE_AFTER_OPENED = 50  # ... once this many streams opened since the last time
@@ -155,6 +161,37 @@ def _settle(waiter: asyncio.Future[bool], value: bool) -> None:
         waiter.set_result(value)
 
 
+class Holds:
+    """How many of something each key holds (streams, per client address or token),
+    with a cap: a key is forgotten once it holds none, so the count stays as small as
+    the keys in use."""
+
+    def __init__(self) -> None:
+        self.held: dict[str, int] = {}
+
+    def take(self, key: str, cap: int) -> bool:
+        """One more for ``key``, unless it holds ``cap`` already (0: no cap)."""
+        held = self.held.get(key, 0)
+        if cap and held >= cap:
+            return False
+        self.held[key] = held + 1
+        return True
+
+    def give_back(self, key: str) -> None:
+        held = self.held.pop(key, 0) - 1
+        if held > 0:
+            self.held[key] = held
+
+
+@dataclass(slots=True)
+class AddressTurns:
+    """One client address's turns to read an opening, and how many of its openings
+    are waiting for one or reading (it is forgotten at none)."""
+
+    turns: anyio.Semaphore
+    users: int = 0
+
+
 class ChangeHub:
     """This process's subscriptions, by match, and the watcher that feeds them."""
 
@@ -169,6 +206,8 @@ class ChangeHub:
         self.tasks: set[asyncio.Task[None]] = set()
         self.freezer: asyncio.Task[None] | None = None
         self.openings = anyio.Semaphore(OPENINGS_AT_ONCE)
+        self.openings_from: dict[str, AddressTurns] = {}
+        self.streams = Holds()  # the streams open or opening, per address and per token
         self.opened_since_freeze = 0
         self.closed_since_reclaim = 0
         self.closed = False
@@ -209,22 +248,40 @@ class ChangeHub:
         return subscription
 
     @contextlib.asynccontextmanager
-    async def opening(self) -> AsyncIterator[None]:
-        """A stream's turn to read its opening; 503 when it does not come in time."""
+    async def opening(self, address: str) -> AsyncIterator[None]:
+        """A stream's turn to read its opening; 503 when it does not come in time.
+
+        Fair across client addresses by a bound, not a queue of queues: an address
+        first takes one of its own ``OPENINGS_PER_ADDRESS`` turns, then one of the
+        process's ``OPENINGS_AT_ONCE``. The process's turns go in order of asking, and
+        any address asks for at most its own few at once, so an opening waits behind
+        a few of each other address's, however many one address sends. (A round-robin
+        over the addresses would be fairer still among many flooding addresses, for
+        more code; each of those is refused past its cap of open streams anyway.)"""
         self.opened_since_freeze += 1
         if self.opened_since_freeze >= FREEZE_IN_A_FLOOD:
             # Every phone back at once: the freezer's tick comes too late, and the
             # interpreter's full collections walk the waiting openings again and again.
             gc.freeze()
             self.opened_since_freeze = 0
-        with anyio.move_on_after(OPENING_WAIT_S) as waiting:
-            await self.openings.acquire()
-        if waiting.cancelled_caught:
-            raise DatabaseUnavailable("too many live streams are opening; retry shortly")
+        own = self.openings_from.get(address)
+        if own is None:
+            own = self.openings_from[address] = AddressTurns(anyio.Semaphore(OPENINGS_PER_ADDRESS))
+        own.users += 1
         try:
-            yield
+            async with contextlib.AsyncExitStack() as held:
+                with anyio.move_on_after(OPENING_WAIT_S) as waiting:
+                    await own.turns.acquire()
+                    held.callback(own.turns.release)
+                    await self.openings.acquire()
+                    held.callback(self.openings.release)
+                if waiting.cancelled_caught:
+                    raise DatabaseUnavailable("too many live streams are opening; retry shortly")
+                yield
         finally:
-            self.openings.release()
+            own.users -= 1
+            if not own.users:
+                del self.openings_from[address]
 
     @property
     def open_streams(self) -> int:

@@ -50,6 +50,18 @@ class Settings(BaseSettings):
         description="stream tickets a client may take a minute with one token, and ten times "
         "as many with all its tokens (counted apart); 0 turns it off",
     )
+    streams_per_address: int = Field(
+        500,
+        ge=0,
+        description="live streams one client address may hold open on a process (a café's "
+        "phones share one); past it 429; 0 turns it off",
+    )
+    streams_per_token: int = Field(
+        2000,
+        ge=0,
+        description="live streams one token may hold open on a process, from every address "
+        "together (a shared viewer link's crowd); past it 429; 0 turns it off",
+    )
     cors_origins: list[str] = Field(
         default_factory=list, description='origins allowed by CORS, e.g. ["https://app.example"]'
     )

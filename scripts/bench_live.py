@@ -42,6 +42,16 @@ time is from the write's start to the moment the last phone has what it shows (a
 it, or read it again). ``--page-rereads`` makes the phones read the match and the sheet
 again on every event, as the page did before, to compare.
 
+The flood (issue #40; ``--flood-streams``, 2,500, ``--flood-seconds``, 10, ``--flood-hold``,
+10,000, and ``--flood-only``), on a one-worker server of its own with the default stream
+caps (the other phases turn them off: their one client address stands for every phone):
+that many clients of one address (a loopback address of its own, ``127.0.0.2``) reopen
+streams of its own match resumed 255 changes behind, while another address opens a
+stream of another match ten times a second from a process of its own, each timed to its
+first byte; then one address tries to hold ``--flood-hold`` streams open, and the
+worker's RSS and open files are read before, once all are answered, and after uvicorn's
+keep-alive timeout closed the refused ones' connections.
+
 With 1 worker, also: POST round and GET match req/s (wrk, ``bench/wrk/scenarios.lua``, 32
 connections, on matches nobody follows) with no stream open and with every stream open,
 each also as a ratio to the bare FastAPI endpoint (``bench/bare_app.py``) measured in the
@@ -171,6 +181,10 @@ class Plan:
     page_changes: int = 10  # writes to their match, one a second
     page_rereads: bool = False  # the phones read the match and sheet on every event
     page_only: bool = False  # only the page's crowd (no layouts, no wrk, no scale)
+    flood_streams: int = 0  # one address's clients reopening resumed streams (0: not measured)
+    flood_seconds: float = 10.0  # ... for this long
+    flood_hold: int = 0  # streams one address then tries to hold open
+    flood_hostile: bool = False  # the flooding clients retry a refusal at once
 
     @property
     def writes(self) -> int:
@@ -257,6 +271,26 @@ def parse_args(argv: list[str] | None = None) -> Plan:
     parser.add_argument(
         "--page-only", action="store_true", help="only the page's crowd (no layouts, wrk, scale)"
     )
+    parser.add_argument(
+        "--flood-streams",
+        type=int,
+        help="clients of one address reopening resumed streams of its own match, while "
+        "another address's openings are timed (2500; 200 with --quick; 0 skips the phase)",
+    )
+    parser.add_argument("--flood-seconds", type=float, help="how long they do (10; 3 with --quick)")
+    parser.add_argument(
+        "--flood-hold",
+        type=int,
+        help="streams one address then tries to hold open (10000; 1000 with --quick)",
+    )
+    parser.add_argument(
+        "--flood-hostile",
+        action="store_true",
+        help="the flooding clients retry a 429 at once, not after its Retry-After",
+    )
+    parser.add_argument(
+        "--flood-only", action="store_true", help="only the flood phase (no layouts, wrk, ...)"
+    )
     parser.add_argument("--output", type=Path, default=DEFAULT_OUTPUT, help="the JSON results")
     parser.add_argument(
         "--postgres-url",
@@ -275,11 +309,11 @@ def parse_args(argv: list[str] | None = None) -> Plan:
     if args.page_changes < 1:
         parser.error("--page-changes must be at least 1")
     page_crowd = args.page_crowd if args.page_crowd is not None else (200 if args.quick else 1000)
+    flood = args.flood_streams if args.flood_streams is not None else (200 if args.quick else 2500)
+    alone = args.scale_only or args.page_only or args.flood_only
     return Plan(
         databases=("sqlite", "postgresql") if args.db == "both" else (args.db,),
-        layouts=()
-        if args.scale_only or args.page_only
-        else ((1, 2) if args.workers == "both" else (int(args.workers),)),
+        layouts=() if alone else ((1, 2) if args.workers == "both" else (int(args.workers),)),
         streams=streams,
         matches=matches,
         rate=args.rate,
@@ -292,7 +326,7 @@ def parse_args(argv: list[str] | None = None) -> Plan:
         output=args.output,
         postgres_url=args.postgres_url,
         scale_streams=0
-        if args.page_only
+        if args.page_only or args.flood_only
         else args.scale_streams
         if args.scale_streams is not None
         else (1000 if args.quick else 10000),
@@ -301,10 +335,16 @@ def parse_args(argv: list[str] | None = None) -> Plan:
         idle_seconds=5.0 if args.quick else 20.0,
         scale_app=args.scale_app,
         scale_workers=max(1, args.scale_workers),
-        page_crowd=max(0, page_crowd),
+        page_crowd=0 if args.flood_only else max(0, page_crowd),
         page_changes=args.page_changes,
         page_rereads=args.page_rereads,
         page_only=args.page_only,
+        flood_streams=0 if args.scale_only or args.page_only else max(0, flood),
+        flood_seconds=args.flood_seconds or (3.0 if args.quick else 10.0),
+        flood_hostile=args.flood_hostile,
+        flood_hold=args.flood_hold
+        if args.flood_hold is not None
+        else (1000 if args.quick else 10000),
     )
 
 
@@ -1452,6 +1492,305 @@ def page_report(page: dict[str, Any]) -> list[str]:
     ]
 
 
+# -- a flood of openings from one address (issue #40) --------------------------------------
+
+TARGET_FLOOD_OPEN_P99_MS = 1000.0  # another address's opening while one address floods
+TARGET_FLOOD_RSS_GROWTH_MIB = 64.0  # the worker, once one address tried to hold thousands
+FLOOD_FDS_SLACK = 64  # open files beyond the per-address cap: the pool, logs, listeners
+FLOOD_BEHIND = 255  # the resumes' ?after=: this far behind (the attack that was reported)
+FLOOD_ROUNDS = FLOOD_BEHIND + 45  # the flooding address's own match is this long
+FLOOD_STREAMS_PER_ADDRESS = 500  # the app's default STREAMS_PER_ADDRESS, which it runs with
+KEEP_ALIVE_S = 5.0  # uvicorn's: a refused connection left open is closed after it
+VICTIM_RATE = 10.0  # another address's openings a second, during the flood
+# Distinct client addresses: on Linux all of 127.0.0.0/8 is loopback, and a client
+# socket bound to one of them is that client as the server sees it.
+FLOODER, VICTIM, HOARDER = "127.0.0.2", "127.0.0.3", "127.0.0.4"
+
+# Another address's openings run in a process of their own, as the probes do, so that
+# this one's work on thousands of connections does not count as the server's latency.
+VICTIM_SCRIPT = """
+import json, sys, time
+import httpx
+url, address, rate, seconds, token, path = sys.argv[1:]
+rate, seconds = float(rate), float(seconds)
+latencies, statuses, errors = [], {}, 0
+transport = httpx.HTTPTransport(local_address=address)
+headers = {"Authorization": "Bearer " + token}
+with httpx.Client(base_url=url, timeout=30, headers=headers, transport=transport) as c:
+    start = time.monotonic()
+    tick = 0
+    while time.monotonic() - start < seconds:
+        sent = time.perf_counter()
+        try:
+            with c.stream("GET", path) as response:
+                status = str(response.status_code)
+                if response.status_code == 200:
+                    for _ in response.iter_raw():  # the opening's first bytes
+                        latencies.append(time.perf_counter() - sent)
+                        break
+        except httpx.HTTPError:
+            status = "error"
+        statuses[status] = statuses.get(status, 0) + 1
+        tick += 1
+        pause = start + tick / rate - time.monotonic()
+        if pause > 0:
+            time.sleep(pause)
+print(json.dumps({"latencies": latencies, "statuses": statuses}))
+"""
+
+
+def open_files(pid: int) -> int:
+    """The descriptors a process holds (``/proc/<pid>/fd``)."""
+    try:
+        return len(os.listdir(f"/proc/{pid}/fd"))
+    except OSError:
+        return 0
+
+
+async def flood_openings(
+    port: int, match: LiveMatch, after: int, until: float, answers: Counter[str], hostile: bool
+) -> None:
+    """One of the flooding address's clients: open a resumed stream of its own match,
+    read its first event (or its refusal's head), drop it, again, until ``until``; after
+    a refusal it waits its ``Retry-After``, as a client of the protocol does, unless
+    ``hostile`` (then it is a plain flood of requests, which any route would take)."""
+    request = (
+        f"GET /v1/matches/{match.id}/events?after={after} HTTP/1.1\r\nHost: {HOST}\r\n"
+        f"Authorization: Bearer {match.host}\r\nAccept: text/event-stream\r\n\r\n"
+    ).encode()
+    while time.monotonic() < until:
+        writer = None
+        try:
+            reader, writer = await asyncio.open_connection(HOST, port, local_addr=(FLOODER, 0))
+            writer.write(request)
+            head = (await reader.readline()).split()
+            status = head[1].decode() if len(head) > 1 else "closed"
+            retry_after = 0.0
+            if status == "200":
+                while (line := await reader.readline()) and not line.startswith(b"id: "):
+                    pass
+            else:
+                while (line := await reader.readline()) not in (b"\r\n", b""):
+                    if line.lower().startswith(b"retry-after:"):
+                        retry_after = float(line.split(b":", 1)[1])
+            answers[status] += 1
+            if retry_after and not hostile:
+                writer.transport.abort()
+                await asyncio.sleep(max(0.0, min(retry_after, until - time.monotonic())))
+        except (OSError, ValueError) as error:
+            answers[type(error).__name__] += 1
+            await asyncio.sleep(0.05)  # a refused connect: not a busy loop
+        finally:
+            if writer is not None:
+                writer.transport.abort()
+
+
+async def hold_stream(
+    port: int,
+    match: LiveMatch,
+    answers: Counter[str],
+    answered: asyncio.Future[None],
+    left: list[int],
+) -> None:
+    """One of the hoarding address's streams: opened and held; a refused one's
+    connection is left open too, as such a client would, until the server closes it."""
+    request = (
+        f"GET /v1/matches/{match.id}/events HTTP/1.1\r\nHost: {HOST}\r\n"
+        f"Authorization: Bearer {match.host}\r\nAccept: text/event-stream\r\n\r\n"
+    ).encode()
+    writer = None
+    try:
+        reader, writer = await asyncio.open_connection(HOST, port, local_addr=(HOARDER, 0))
+        writer.write(request)
+        head = (await reader.readline()).split()
+        answers[head[1].decode() if len(head) > 1 else "closed"] += 1
+    except (OSError, ValueError) as error:
+        answers[type(error).__name__] += 1
+        reader = None
+    finally:
+        left[0] -= 1
+        if not left[0] and not answered.done():
+            answered.set_result(None)
+    try:
+        while reader is not None and await reader.read(65536):
+            pass
+    except OSError:
+        pass
+    finally:
+        if writer is not None:
+            writer.transport.abort()
+
+
+async def run_flood(plan: Plan, server: Server) -> dict[str, Any]:
+    """While one address floods a one-worker server with resumed openings of its own
+    match, another address's openings are timed; then one address tries to hold
+    ``plan.flood_hold`` streams open, and the worker's memory and descriptors are read."""
+    limits = httpx.Limits(max_connections=16, max_keepalive_connections=16)
+    async with httpx.AsyncClient(
+        base_url=server.url, limits=limits, timeout=httpx.Timeout(WRITE_TIMEOUT)
+    ) as client:
+        own, other = await create_matches(client, 2)
+        await add_rounds(client, [own], FLOOD_ROUNDS)
+        version = int(
+            (await client.get(f"/v1/matches/{own.id}", headers=own.auth())).json()["version"]
+        )
+        (pid,) = server.worker_pids()
+        await in_thread(server.wait_idle)
+
+        progress(
+            f"  flood: {plan.flood_streams:,} clients of {FLOODER} reopening "
+            f"?after=V-{FLOOD_BEHIND} for {plan.flood_seconds:g} s; {VICTIM} opens another "
+            f"match's stream {VICTIM_RATE:g}/s"
+        )
+        victim = await asyncio.create_subprocess_exec(
+            sys.executable,
+            "-c",
+            VICTIM_SCRIPT,
+            server.url,
+            VICTIM,
+            str(VICTIM_RATE),
+            str(plan.flood_seconds),
+            other.host,
+            f"/v1/matches/{other.id}/events",
+            stdout=subprocess.PIPE,
+            cwd=ROOT,
+        )
+        answers: Counter[str] = Counter()
+        until = time.monotonic() + plan.flood_seconds
+        flooders = [
+            asyncio.create_task(
+                flood_openings(
+                    server.port, own, version - FLOOD_BEHIND, until, answers, plan.flood_hostile
+                )
+            )
+            for _ in range(plan.flood_streams)
+        ]
+        out, _ = await asyncio.wait_for(victim.communicate(), plan.flood_seconds + OPEN_TIMEOUT)
+        _, pending = await asyncio.wait(flooders, timeout=OPEN_TIMEOUT)
+        for task in pending:
+            task.cancel()
+        await asyncio.gather(*flooders, return_exceptions=True)
+        found = json.loads(out)
+        flood = {
+            "clients": plan.flood_streams,
+            "seconds": plan.flood_seconds,
+            "behind": FLOOD_BEHIND,
+            "retry_after_honoured": not plan.flood_hostile,
+            "answers": dict(answers.most_common()),
+            "unfinished": len(pending),
+            "other_opening_ms": distribution_ms(found["latencies"]),
+            "other_statuses": found["statuses"],
+        }
+
+        progress(f"  hold: {plan.flood_hold:,} streams from {HOARDER} on one match")
+        await asyncio.sleep(SETTLE_S)
+        before = {"rss_kib": rss_kib(pid), "open_files": open_files(pid)}
+        held: Counter[str] = Counter()
+        answered = asyncio.get_running_loop().create_future()
+        left = [plan.flood_hold]
+        holders = [
+            asyncio.create_task(hold_stream(server.port, own, held, answered, left))
+            for _ in range(plan.flood_hold)
+        ]
+        try:
+            await asyncio.wait_for(answered, OPEN_TIMEOUT)
+            peak = {"rss_kib": rss_kib(pid), "open_files": open_files(pid)}
+            # A refused client that keeps its connection: the server closes it once idle.
+            await asyncio.sleep(KEEP_ALIVE_S + 1.0)
+            after = {"rss_kib": rss_kib(pid), "open_files": open_files(pid)}
+            sent = time.monotonic()
+            await post_round(client, own.id, own.host, FLOOD_ROUNDS)
+            round_s = time.monotonic() - sent
+        finally:
+            for task in holders:
+                task.cancel()
+            await asyncio.gather(*holders, return_exceptions=True)
+    return {
+        "flood": flood,
+        "hold": {
+            "streams": plan.flood_hold,
+            "answers": dict(held.most_common()),
+            "cap": FLOOD_STREAMS_PER_ADDRESS,
+            "before": before,
+            "answered": peak,
+            "after": after,
+            "rss_growth_mib": (after["rss_kib"] - before["rss_kib"]) / 1024,
+            "open_files_growth": after["open_files"] - before["open_files"],
+            "round_ms": round_s * 1000,
+        },
+    }
+
+
+def flood_targets(flood: dict[str, Any]) -> list[dict[str, Any]]:
+    """Issue #40's targets, as the flood phase measured them."""
+    storm, hold = flood["flood"], flood["hold"]
+    opening = storm["other_opening_ms"]
+    refused_others = set(storm["other_statuses"]) - {"200"}
+    p99 = opening["p99"] if opening and not refused_others else None
+    held = hold["answers"].get("200", 0)
+    files_bound = hold["cap"] + FLOOD_FDS_SLACK
+    rows: list[tuple[str, str, float | None, bool]] = [
+        (
+            f"another address's opening (first byte) p99 while {storm['clients']:,} resumed "
+            "openings flood from one (ms)",
+            f"< {TARGET_FLOOD_OPEN_P99_MS:g}",
+            p99,
+            p99 is not None and p99 < TARGET_FLOOD_OPEN_P99_MS,
+        ),
+        (
+            f"streams one address holds of {hold['streams']:,} tried",
+            f"<= {hold['cap']}",
+            held,
+            held <= hold["cap"],
+        ),
+        (
+            "the worker's open files after them, over before",
+            f"<= {files_bound}",
+            hold["open_files_growth"],
+            hold["open_files_growth"] <= files_bound,
+        ),
+        (
+            "the worker's RSS growth after them (MiB)",
+            f"< {TARGET_FLOOD_RSS_GROWTH_MIB:g}",
+            hold["rss_growth_mib"],
+            hold["rss_growth_mib"] < TARGET_FLOOD_RSS_GROWTH_MIB,
+        ),
+    ]
+    return [
+        {"name": f"flood: {name}", "target": target, "value": value, "pass": passed}
+        for name, target, value, passed in rows
+    ]
+
+
+def flood_report(flood: dict[str, Any]) -> list[str]:
+    def dist(figures: dict[str, Any] | None) -> str:
+        if not figures:
+            return "-"
+        return f"p50 {figures['p50']:.1f} / p99 {figures['p99']:.1f} / max {figures['max']:.1f} ms"
+
+    storm, hold = flood["flood"], flood["hold"]
+    before, peak, after = hold["before"], hold["answered"], hold["after"]
+    return [
+        "",
+        f"a flood from one address, 1 worker: {storm['clients']:,} clients of {FLOODER} "
+        f"reopening its own match ?after=V-{storm['behind']} for {storm['seconds']:g} s "
+        + (
+            "(a refused one waits its Retry-After)"
+            if storm["retry_after_honoured"]
+            else "(a refused one retries at once)"
+        ),
+        f"  their answers: {storm['answers']}"
+        + (f"; {storm['unfinished']} unfinished" if storm["unfinished"] else ""),
+        f"  {VICTIM}'s openings of another match meanwhile ({VICTIM_RATE:g}/s), to the first "
+        f"byte: {dist(storm['other_opening_ms'])}; answers {storm['other_statuses']}",
+        f"  {hold['streams']:,} streams from {HOARDER} on one match: answers {hold['answers']}",
+        f"  the worker: RSS {before['rss_kib']:,} -> {peak['rss_kib']:,} (all answered) -> "
+        f"{after['rss_kib']:,} KiB ({KEEP_ALIVE_S + 1:g} s later); open files "
+        f"{before['open_files']:,} -> {peak['open_files']:,} -> {after['open_files']:,}; "
+        f"a round to that match then: {hold['round_ms']:.0f} ms",
+    ]
+
+
 # -- one database --------------------------------------------------------------------------
 
 
@@ -1465,7 +1804,9 @@ def run_database(kind: str, plan: Plan, workdir: Path) -> dict[str, Any]:
         sqlite_database(workdir) if kind == "sqlite" else postgres_database(plan.postgres_url)
     )
     with database as (url, title):
-        env = server_env(url)
+        flood_env = server_env(url)
+        # One address here stands for every phone of the other phases: no stream caps.
+        env = {**flood_env, "STREAMS_PER_ADDRESS": "0", "STREAMS_PER_TOKEN": "0"}
         gc_dir = workdir / "gc" if plan.gc_log else None
         if gc_dir is not None:
             env = gc_env(env, gc_dir)
@@ -1516,6 +1857,11 @@ def run_database(kind: str, plan: Plan, workdir: Path) -> dict[str, Any]:
                     for n in range(plan.scale_workers)
                 ]
                 section["scale"] = asyncio.run(bounded(run_scale(plan, servers, gc_dir)))
+        section["flood"] = None
+        if plan.flood_streams:
+            progress(f"{kind}: a flood from one address, 1 worker (the default stream caps)")
+            with server(kind, workdir, flood_env, "app.main:app", "flood") as flood_server:
+                section["flood"] = asyncio.run(bounded(run_flood(plan, flood_server)))
         section["page_crowd"] = None
         if plan.page_crowd:
             progress(f"{kind}: the page's crowd, 1 worker")
@@ -1578,6 +1924,8 @@ def judge(kind: str, section: dict[str, Any]) -> list[dict[str, Any]]:
         targets += scale_targets(section["scale"])
     if section.get("page_crowd"):
         targets.append(page_target(section["page_crowd"]))
+    if section.get("flood"):
+        targets += flood_targets(section["flood"])
     if section["throughput"]:
         for name, row in section["throughput"]["rows"].items():
             kept = row["with_over_without"]
@@ -1743,6 +2091,8 @@ def report(kind: str, section: dict[str, Any], plan: Plan) -> str:
         lines += scale_report(section["scale"])
     if section.get("page_crowd"):
         lines += page_report(section["page_crowd"])
+    if section.get("flood"):
+        lines += flood_report(section["flood"])
     lines += ["", "targets:"]
     for target in section["targets"]:
         value = target["value"]
@@ -1810,7 +2160,12 @@ def raise_open_files() -> int:
 
 def run(plan: Plan) -> int:
     open_files = raise_open_files()
-    streams = max(plan.streams, plan.scale_streams + plan.crowd, plan.page_crowd)
+    streams = max(
+        plan.streams,
+        plan.scale_streams + plan.crowd,
+        plan.page_crowd,
+        plan.flood_streams + plan.flood_hold,
+    )
     if open_files < streams + 200:
         progress(f"the open-files limit ({open_files}) is too low for {streams} streams")
         return 2
@@ -1845,6 +2200,8 @@ def run(plan: Plan) -> int:
             "fanout_p99_ms": TARGET_FANOUT_P99_MS,
             "keep_with_streams": TARGET_KEEP,
             "page_crowd_last_phone_p99_ms": TARGET_PAGE_CROWD_P99_MS,
+            "flood_other_opening_p99_ms": TARGET_FLOOD_OPEN_P99_MS,
+            "flood_rss_growth_mib": TARGET_FLOOD_RSS_GROWTH_MIB,
         },
         "databases": sections,
         "failures": failures,

@@ -27,7 +27,13 @@ from app.services.ratelimit import RateLimit
 from app.services.state import MatchState, match_json, utcnow
 
 TICKET_TTL = timedelta(seconds=60)
-REPLAY_LIMIT = 256  # at most this many missed changes are replayed; further behind: a snapshot
+# At most this many missed changes are replayed; further behind, a snapshot, read without
+# the log. A replay is read and encoded per stream (a snapshot is one row), so a long one
+# costs an opening many times a snapshot's: a flood of far-behind resumes would hold the
+# openings' turns. A few dozen covers a phone that slept through a busy evening's minutes
+# (as many as a subscription holds, ``app.live.QUEUE_SIZE``); the page reads a snapshot
+# newer than what it holds as it reads the match again.
+REPLAY_LIMIT = 32
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,7 +67,7 @@ def opening(
     version, ended = state.version, state.status is MatchStatus.ENDED
     if after == version:
         return Opening(who, [], version, ended)
-    if after is not None and after < version:
+    if after is not None and version - REPLAY_LIMIT <= after < version:
         rows = repository.changes_after(uow.connection, who.match_id, after, limit=REPLAY_LIMIT)
         # Outside a snapshot the log may already hold changes past ``version``: those
         # reach the stream from the hub, after its opening.

@@ -21,7 +21,9 @@ from tests.conftest import ROOT
 STREAMS, MATCHES, RATE, DURATION = 40, 10, 20, 3  # 60 writes, 4 streams a match
 SCALE_STREAMS, CROWD = 40, 20  # the scale phase: 10 matches, and 20 streams on one
 PAGE_CROWD, PAGE_CHANGES = 20, 3  # the page's crowd: 20 phones on one match, 3 changes
-TIMEOUT = 240  # seconds for the whole run: about 60 on a quiet 2-core machine, 140 on a busy one
+FLOOD, HOLD, CAP = 20, 600, 500  # the flood: 20 clients of one address; 600 streams of
+# another, past the default per-address cap
+TIMEOUT = 300  # seconds for the whole run: about 80 on a quiet 2-core machine, 160 on a busy one
 
 
 def test_quick_live_bench_delivers_every_write(tmp_path: Path) -> None:
@@ -51,6 +53,12 @@ def test_quick_live_bench_delivers_every_write(tmp_path: Path) -> None:
             str(PAGE_CROWD),
             "--page-changes",
             str(PAGE_CHANGES),
+            "--flood-streams",
+            str(FLOOD),
+            "--flood-seconds",
+            "1",
+            "--flood-hold",
+            str(HOLD),
             "--output",
             str(output),
         ],
@@ -105,6 +113,13 @@ def test_quick_live_bench_delivers_every_write(tmp_path: Path) -> None:
     assert page["latency_ms"]["count"] == page["expected"] and page["latency_ms"]["min"] > 0
     assert page["last_phone_ms"]["count"] == PAGE_CHANGES, page
     assert any(t["name"].startswith("page: a write -> the last of") for t in sqlite["targets"])
+    flood = sqlite["flood"]
+    assert flood["flood"]["answers"].get("200", 0) > 0, flood
+    assert set(flood["flood"]["other_statuses"]) == {"200"}, flood
+    assert flood["flood"]["other_opening_ms"]["count"] > 0, flood
+    assert flood["hold"]["answers"] == {"200": CAP, "429": HOLD - CAP}, flood
+    assert flood["hold"]["after"]["open_files"] > 0 and flood["hold"]["after"]["rss_kib"] > 0
+    assert any(t["name"].startswith("flood: another address's opening") for t in sqlite["targets"])
     if shutil.which("wrk") is not None:
         rows = sqlite["throughput"]["rows"]
         for name in ("post_round", "get_match"):

@@ -8,14 +8,15 @@ a comment every ``HEARTBEAT_S`` seconds keeps proxies from closing an idle strea
 stream closes after the match's ``ended`` event (unless it was opened with
 ``?past_end=true``: an ended match still changes, by a rename, a re-issued token or its
 rematch), when the token it was opened with is replaced (``revoked``), or when it falls
-behind (``resync``).
+behind (``resync``). One client address, and one token, hold only so many streams open
+on a process (``STREAMS_PER_ADDRESS``, ``STREAMS_PER_TOKEN``: 429 past either).
 
 A stream is one plain ``StreamingResponse`` of bytes: each change comes from the hub
 already encoded (``app.live.Change``), so a stream only writes it.
 """
 
 import asyncio
-from collections.abc import AsyncGenerator
+from collections.abc import AsyncGenerator, AsyncIterator
 from dataclasses import dataclass
 from functools import partial
 from typing import Annotated, Any
@@ -27,11 +28,12 @@ from fastapi.sse import format_sse_event
 from starlette.types import Receive, Scope, Send
 
 from app import metrics
-from app.api.deps import BearerDep, ReaderWriteDep, TicketLimitDep, access_of
+from app.api.deps import BearerDep, ReaderWriteDep, TicketLimitDep, access_of, client_address
 from app.api.headers import NO_STORE
 from app.api.problems import responses
 from app.api.strict_json import StrictJSONRoute
 from app.db.database import Database
+from app.errors import RateLimited
 from app.live import Change, ChangeHub
 from app.schemas import MatchEvent, StreamTicket
 from app.services import streams
@@ -46,6 +48,9 @@ FOLLOWING = format_sse_event(comment="following")  # a resumed stream with nothi
 
 
 STREAM_HEADERS = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
+# A stream over its cap waits for another to close, which happens as phones leave: a
+# while, not the next second (the page retries sooner on its own, and is refused again).
+STREAMS_RETRY_AFTER_S = 30
 
 
 class EventStream(StreamingResponse):
@@ -127,6 +132,42 @@ def _version(text: str | None) -> int | None:
     return None
 
 
+@dataclass(eq=False, slots=True)
+class StreamHold:
+    """The counts of open streams (``ChangeHub.streams``) this stream holds a place in:
+    its client address's, and once its opening read whose it is, its token's."""
+
+    hub: ChangeHub
+    keys: list[str]
+
+    def take(self, key: str, cap: int, whose: str) -> None:
+        """A place in ``key``'s count, or 429 when it holds ``cap`` streams already."""
+        if not self.hub.streams.take(key, cap):
+            metrics.RATE_LIMITED.labels(f"live streams {whose}").inc()
+            raise RateLimited(
+                f"at most {cap} live streams {whose} at once; retry when one has closed",
+                retry_after=STREAMS_RETRY_AFTER_S,
+            )
+        self.keys.append(key)
+
+
+async def hold_stream(request: Request) -> AsyncIterator[StreamHold]:
+    """The stream's place among its address's open streams, taken before anything is
+    read (a flood from one address is refused, not queued), and given back once its
+    answer is done, however it ends: the stream closed, or its opening was refused.
+
+    The caps are per process: each worker counts its own streams."""
+    settings = request.app.state.settings
+    hold = StreamHold(request.app.state.hub, [])
+    try:
+        address = f"address {client_address(request)}"
+        hold.take(address, settings.streams_per_address, "from one client")
+        yield hold
+    finally:
+        for key in hold.keys:
+            hold.hub.streams.give_back(key)
+
+
 @dataclass(slots=True)
 class StreamStart:
     """Who follows the match, the version their stream starts at, and what it sends
@@ -144,6 +185,7 @@ async def stream_opening(
     request: Request,
     match_id: str,
     credentials: BearerDep,
+    hold: Annotated[StreamHold, Depends(hold_stream)],
     ticket: Annotated[
         str | None,
         Query(
@@ -158,8 +200,8 @@ async def stream_opening(
     ] = None,
 ) -> StreamStart:
     """Who follows the match, with their token or a stream ticket, and where their
-    stream starts: one read, before the stream opens, so that a 401, 404, 403 or 503
-    is an answer of its own (problem+json), not a stream cut short.
+    stream starts: one read, before the stream opens, so that a 401, 404, 403, 429 or
+    503 is an answer of its own (problem+json), not a stream cut short.
 
     ``?after=`` is taken here as sent: the route declares it, and FastAPI refuses an
     invalid one (422) only after this dependency has checked the caller; so is
@@ -178,8 +220,11 @@ async def stream_opening(
     if ticket is not None:
         taken = await db.run(partial(streams.take_ticket, ticket=ticket), write=True)
     read = partial(streams.opening, match_id=match_id, access=access, ticket=taken)
-    async with hub.opening():
+    async with hub.opening(client_address(request)):
         opened = await db.run(partial(read, after=start), snapshot=access is None)
+    # A ticket says whose token it is only once read: the token's count comes after.
+    cap = request.app.state.settings.streams_per_token
+    hold.take(f"token {opened.who.credential_id}", cap, "with one token")
     first = [
         _frame(version, data, retry=RETRY_MS if i == 0 else None)
         for i, (version, data) in enumerate(opened.events)
@@ -235,7 +280,15 @@ def _frame(version: int, data: dict[str, Any], *, retry: int | None = None) -> b
     name="followMatch",
     summary="Follow the match live (Server-Sent Events)",
     # Each event's data is a MatchEvent (app/api/openapi.py says so in the document).
-    responses={200: {"model": MatchEvent}, **responses(401, 403, 404, 422)},
+    responses={
+        200: {"model": MatchEvent},
+        **responses(401, 403, 404, 422),
+        429: {
+            **responses(429)[429],
+            "description": "Too many live streams open from this client address, or with "
+            "this token (`rate_limited`); see Retry-After",
+        },
+    },
 )
 async def follow_match(
     opened: OpeningDep, _after: AfterDep, _past_end: PastEndDep, request: Request
@@ -245,7 +298,8 @@ async def follow_match(
     order, or a `snapshot` when they are too old to replay. The stream closes after
     `ended`; with `?past_end=true` it stays open, and the ended match's renames,
     re-issued tokens and the start of its rematch (`match_updated`, `rematch_id`) arrive
-    as in play."""
+    as in play. One client address, and one token, may hold only so many streams open
+    at once (429 past it)."""
     return EventStream(_events(request.app.state.hub, request.app.state.db, opened))
 
 
