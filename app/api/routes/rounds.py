@@ -180,7 +180,7 @@ def get_round_history(
             return page_body(history, next_page(request, last, page.revision_count, limit))
 
         # The path's id: the page's next link is built from the path.
-        body = read.body((match_id, version, f"history-{number}-{after}-{limit}"), render)
+        body = read.body((match_id, version, f"round-history-{number}-{after}-{limit}"), render)
     headers = body.headers | etag_header(version)
     return Response(body.content, media_type="application/json", headers=headers)
 

@@ -211,6 +211,6 @@ def get_match_history(
             return page_body(history, next_page(request, last, count, limit))
 
         # The path's id: the page's next link is built from the path.
-        body = read.body((match_id, version, f"history-{after}-{limit}"), render)
+        body = read.body((match_id, version, f"match-history-{after}-{limit}"), render)
     headers = body.headers | etag_header(version)
     return Response(body.content, media_type="application/json", headers=headers)
