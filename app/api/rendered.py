@@ -1,8 +1,8 @@
 """Reads whose size grows with the match, rendered once per match version.
 
-A 5,000-round sheet is a few hundred kilobytes and takes its worker thread a good part
-of a second's CPU to read, fold and encode; a crowd opening the page, or a table of
-phones each reloading, asks for the same bytes again and again. So the answer is kept
+A 5,000-round sheet is a few hundred kilobytes, read, folded and encoded on a worker's
+CPU while every other request in flight waits its turn; a crowd opening the page, or a
+table of phones each reloading, asks for the same bytes again and again. So the answer is kept
 as the bytes sent, in a small least-recently-used map per process, keyed by (match id,
 match version, variant: JSON, the CSV in one language, a history page). A read looks
 its key up with the version it read in its own unit of work (the caller's row, which
@@ -21,6 +21,9 @@ assets only), so there is no compressed form to keep; a proxy that compresses do
 after us. Concurrent first reads of a new version may each render it once: the page
 reads the sheet when it opens and then lives on events, so a change does not send
 every phone back for the sheet at once.
+
+What it buys: ``make bench``'s with/without row ``kept_bodies`` (32 clients reading a
+5,000-round sheet, and the other requests' p99 meanwhile).
 """
 
 from __future__ import annotations
