@@ -14,10 +14,12 @@ from app.api import openapi as openapi_document
 from app.api import problems
 from app.api.forwarded import ForwardedClient
 from app.api.limits import BodySizeLimit
+from app.api.rendered import Rendered
 from app.api.routes import docs, events, games, health, matches, rounds, sheet, tokens, web
 from app.db.database import Database
 from app.live import ChangeHub
 from app.observability import REQUEST_ID_HEADER, RequestContext, configure_logging
+from app.services.ratelimit import ProcessCounts
 from app.settings import Settings, get_settings
 
 DESCRIPTION = """Score-keeping for card-game tables: a table plays a hand, a player
@@ -97,6 +99,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     docs.install(app)
     web.install(app)
     app.state.settings = settings
+    # Per process, as the worker's CPU they spare and guard (app.api.rendered).
+    app.state.rendered = Rendered(settings.read_cache_bytes)
+    app.state.read_counts = ProcessCounts()
     problems.install(
         app, [route for module in (*API_MODULES, docs, web) for route in module.router.routes]
     )

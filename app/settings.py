@@ -62,6 +62,18 @@ class Settings(BaseSettings):
         description="live streams one token may hold open on a process, from every address "
         "together (a shared viewer link's crowd); past it 429; 0 turns it off",
     )
+    rate_limit_reads_per_minute: int = Field(
+        300,
+        ge=0,
+        description="sheets, CSVs and history pages a client may read a minute (a 304 is "
+        "not counted), in each worker; 0 turns it off",
+    )
+    read_cache_bytes: int = Field(
+        64 * 1024 * 1024,
+        ge=0,
+        description="bytes of rendered sheets, CSVs and history pages each worker keeps, "
+        "for the reads of the same match version that follow; 0 keeps none",
+    )
     cors_origins: list[str] = Field(
         default_factory=list, description='origins allowed by CORS, e.g. ["https://app.example"]'
     )

@@ -13,7 +13,8 @@ match, and on PostgreSQL how POST round scales from one worker to two. Then the 
 scenarios (``--no-resilience`` skips them): on PostgreSQL, POST round and GET match with
 the database a few milliseconds away (``bench/latency_proxy.py``); on SQLite, the latency
 of other requests while another connection holds the write lock; on both, that latency
-while clients page through a 5,000-round match, and the memory of a worker and of an open
+while clients page through a 5,000-round match and while 32 clients read its sheet, and
+the memory of a worker and of an open
 connection. It prints a table per database with the targets marked PASS or MISS and writes
 everything as JSON (``bench/results/latest.json``). How to read it: ``docs/performance.md``.
 
@@ -121,6 +122,8 @@ POST_INTO_LOCK = 0.5  # seconds into the lock, a POST round is sent
 HEAVY_ROUNDS = 5000  # the rounds of the match that is paged through (the most a match holds)
 PAGE_LIMIT = 100
 PAGING_CLIENTS = 4
+SHEET_READERS = 32  # clients reading the heavy match's sheet over and over
+TARGET_SHEET_PROBE_P99_MS = 100.0  # GET match while they do (issue #40)
 LATENCY_CONNECTIONS = 32  # wrk connections, with and without the latency proxy
 PROBE_RATE = 50.0  # requests per second, of each probed request
 PROBE_TIMEOUT = 15.0
@@ -160,6 +163,7 @@ class Plan:
     pg_latency_ms: float  # 0: no latency-proxy measurement
     lock_seconds: float
     heavy_rounds: int
+    only_heavy_reads: bool = False  # the heavy-read scenario alone
 
 
 def parse_args(argv: list[str] | None = None) -> Plan:
@@ -216,6 +220,12 @@ def parse_args(argv: list[str] | None = None) -> Plan:
         default=HEAVY_ROUNDS,
         help=f"rounds of the match that is paged through ({HEAVY_ROUNDS})",
     )
+    parser.add_argument(
+        "--only-heavy-reads",
+        action="store_true",
+        help="the heavy-read scenario alone (paging, then 32 clients reading the sheet), "
+        "with its targets",
+    )
     args = parser.parse_args(argv)
     if args.pg_latency_ms < 0 or args.lock_seconds <= 0 or args.heavy_rounds < 1:
         parser.error("--pg-latency-ms, --lock-seconds and --heavy-rounds must be positive")
@@ -246,6 +256,7 @@ def parse_args(argv: list[str] | None = None) -> Plan:
         pg_latency_ms=args.pg_latency_ms,
         lock_seconds=args.lock_seconds,
         heavy_rounds=args.heavy_rounds,
+        only_heavy_reads=args.only_heavy_reads,
     )
 
 
@@ -860,6 +871,8 @@ def server_env(database_url: str) -> dict[str, str]:
         "DATABASE_URL": database_url,
         "LOG_LEVEL": "warning",
         "RATE_LIMIT_MATCHES_PER_MINUTE": "0",
+        # wrk's connections all come from one address: the limits would measure refusals.
+        "RATE_LIMIT_READS_PER_MINUTE": "0",
         # The long-match rows write thousands of rounds to a few matches: the cap on a
         # match's rounds (409 match_full) is lifted so they measure cost, not the cap.
         "MAX_ROUNDS_PER_MATCH": "1000000",
@@ -907,6 +920,8 @@ class Section:
             measured += list(self.latency["measurements"].values())
         if self.heavy:
             measured += [self.heavy["paging"], self.heavy["without_kept_states"]["paging"]]
+            sheets = self.heavy["sheets"]
+            measured += [sheets["reading"], sheets["without_kept_bodies"]["reading"]]
         for mechanism in self.mechanisms.values():
             measured += [m for m in (mechanism["with"], mechanism["without"]) if m not in measured]
         return measured
@@ -1609,9 +1624,12 @@ def forget_kept_states(database_url: str, match_id: str) -> None:
 
 def run_heavy_reads(section: Section) -> None:
     """1 worker: the memory of an open connection; then GET /healthz and GET match while
-    4 clients page through a 5,000-round match, and the worker's RSS before and after."""
+    4 clients page through a 5,000-round match, and the worker's RSS before and after; then
+    the same probes while 32 clients read that match's sheet."""
     plan, rounds = section.plan, section.plan.heavy_rounds
     with section.server(APP, 1, "/healthz") as server:
+        if "main" not in section.matches:  # --only-heavy-reads: a match to probe
+            section.matches["main"] = [prefill_match(server.url, 1)]
         idle = server.rss()
         # first: a worker that has served more has freed memory that new connections reuse
         memory = connection_memory(server)
@@ -1646,12 +1664,48 @@ def run_heavy_reads(section: Section) -> None:
 
         paging = asyncio.run(paging_and_probes("page_rounds", probes))
         after = server.rss()
+
+        async def sheets_and_probes(
+            server: Server, name: str, probes: list[Probe], expected: list[int]
+        ) -> Measurement:
+            reading = asyncio.create_task(
+                asyncio.to_thread(
+                    section.measure,
+                    server,
+                    name,
+                    f"{SHEET_READERS} clients reading a {rounds}-round sheet",
+                    "GET /v1/matches/{id}/sheet",
+                    "get_sheet",
+                    [str(pool)],
+                    expected,
+                    connections=SHEET_READERS,
+                    duration=plan.duration + 2,
+                )
+            )
+            async with probe_client(server.url) as client:
+                await asyncio.sleep(1.0)  # wrk starts once the server is idle (>= 0.25 s)
+                await run_probes(client, probes, plan.duration)
+            return await reading
+
+        sheet_probes = probes_for(section.matches["main"][0])
+        server.wait_idle()
+        sheets = asyncio.run(sheets_and_probes(server, "read_sheets", sheet_probes, [200]))
         # The same again once the match's rounds keep no fold state (round.sheet, as
         # rounds entered before migration 0008): each page folds every round before it.
         forget_kept_states(section.env["DATABASE_URL"], heavy.id)
         unkept_probes = probes_for(section.matches["main"][0])
         server.wait_idle()
         unkept = asyncio.run(paging_and_probes("page_rounds_unkept", unkept_probes))
+    # The same on a server that keeps no rendered body (READ_CACHE_BYTES=0): each read
+    # renders the sheet again, as before issue #40. Reads that wait past the database
+    # turn's timeout are answered 503 then: that is what the mechanism spares.
+    unkept_env = {**section.env, "READ_CACHE_BYTES": "0"}
+    with section.server(APP, 1, "/healthz", env=unkept_env) as server:
+        unkept_sheet_probes = probes_for(section.matches["main"][0])
+        server.wait_idle()
+        unkept_sheets = asyncio.run(
+            sheets_and_probes(server, "read_sheets_unkept", unkept_sheet_probes, [200, 503])
+        )
     section.heavy = {
         "rounds": rounds,
         "page_limit": PAGE_LIMIT,
@@ -1661,14 +1715,31 @@ def run_heavy_reads(section: Section) -> None:
         "rss_kib": {"idle": idle, "before": before, "after": after},
         "connection_memory": memory,
         "without_kept_states": {"paging": unkept, "probes": unkept_probes},
+        "sheets": {
+            "clients": SHEET_READERS,
+            "reading": sheets,
+            "probes": sheet_probes,
+            "without_kept_bodies": {"reading": unkept_sheets, "probes": unkept_sheet_probes},
+        },
     }
     section.mechanisms["kept_fold_states"] = {
         "what": f"{PAGING_CLIENTS} clients paging a {rounds}-round match",
         "with": paging,
         "without": unkept,
     }
+    section.mechanisms["kept_bodies"] = {
+        "what": f"{SHEET_READERS} clients reading a {rounds}-round sheet",
+        "with": sheets,
+        "without": unkept_sheets,
+    }
     for probe in probes:
         progress(f"  {probe.name:<22} p99 {probe.percentile(99) or 0:>8.1f} ms {probe.statuses}")
+    for title, each in (("", sheet_probes), (" (no kept bodies)", unkept_sheet_probes)):
+        progress(f"  while {SHEET_READERS} clients read the sheet{title}:")
+        for probe in each:
+            progress(
+                f"  {probe.name:<22} p99 {probe.percentile(99) or 0:>8.1f} ms {probe.statuses}"
+            )
     progress("  without the kept fold states:")
     for probe in unkept_probes:
         progress(f"  {probe.name:<22} p99 {probe.percentile(99) or 0:>8.1f} ms {probe.statuses}")
@@ -1838,23 +1909,7 @@ def judge(section: Section) -> None:
                 ratio is not None and ratio >= TARGET_LATENCY_RATIO,
                 basis=[runs[f"{op}_loopback"], runs[f"{op}_proxied"]],
             )
-    paging = [section.heavy["paging"]] if section.heavy else []
-    for scenario, during, basis in (
-        (section.stall, f"SQLite locked {plan.lock_seconds:g} s", []),
-        (section.heavy, f"{PAGING_CLIENTS} clients paging", paging),
-    ):
-        if scenario is None:
-            continue
-        for probe in scenario["probes"]:
-            p99 = probe.percentile(99)
-            target(
-                f"p99 {probe.request}, {during}, all 200",
-                p99,
-                f"< {TARGET_PROBE_P99_MS:.0f} ms",
-                p99 is not None and p99 < TARGET_PROBE_P99_MS and probe.all_ok,
-                "ms",
-                basis=basis,
-            )
+    judge_probes(section)
     unclean = [m.name for m in [bare, *section.all_measurements()] if not m.clean]
     target(
         "every response as expected, no socket errors",
@@ -1863,6 +1918,43 @@ def judge(section: Section) -> None:
         not unclean,
         basis=[],
     )
+
+
+def judge_probes(section: Section) -> None:
+    """The targets on the probes: while SQLite is locked, while clients page through a
+    long match and while they read its sheet."""
+    plan = section.plan
+    heavy = section.heavy
+    # (the scenario, what went on meanwhile, the measurements it rests on, the p99 goal)
+    scenarios: list[tuple[dict[str, Any] | None, str, list[Measurement], float]] = [
+        (section.stall, f"SQLite locked {plan.lock_seconds:g} s", [], TARGET_PROBE_P99_MS)
+    ]
+    if heavy is not None:
+        paging, sheets = heavy["paging"], heavy["sheets"]
+        scenarios += [
+            (heavy, f"{PAGING_CLIENTS} clients paging", [paging], TARGET_PROBE_P99_MS),
+            (
+                sheets,
+                f"{SHEET_READERS} clients reading a {heavy['rounds']}-round sheet",
+                [sheets["reading"]],
+                TARGET_SHEET_PROBE_P99_MS,
+            ),
+        ]
+    for scenario, during, basis, goal in scenarios:
+        if scenario is None:
+            continue
+        for probe in scenario["probes"]:
+            p99 = probe.percentile(99)
+            section.targets.append(
+                {
+                    "name": f"p99 {probe.request}, {during}, all 200",
+                    "value": p99,
+                    "target": f"< {goal:.0f} ms",
+                    "pass": p99 is not None and p99 < goal and probe.all_ok,
+                    "unit": "ms",
+                    "disturbed": any(m.disturbed for m in basis),
+                }
+            )
 
 
 # -- output --------------------------------------------------------------------------------
@@ -1980,6 +2072,13 @@ def resilience_report(section: Section, with_db: bool) -> list[str]:
             "round before it):",
             *table_rows([heavy["without_kept_states"]["paging"]], with_db),
             *probe_rows(heavy["without_kept_states"]["probes"]),
+            f"{heavy['sheets']['clients']} clients read the same match's sheet (GET …/sheet, "
+            "the same version each time):",
+            *table_rows([heavy["sheets"]["reading"]], with_db),
+            *probe_rows(heavy["sheets"]["probes"]),
+            "the same on a server that keeps no rendered body (READ_CACHE_BYTES=0):",
+            *table_rows([heavy["sheets"]["without_kept_bodies"]["reading"]], with_db),
+            *probe_rows(heavy["sheets"]["without_kept_bodies"]["probes"]),
             f"worker RSS: {_rss_text(rss['idle'])} MiB when started, "
             f"{_rss_text(rss['before'])} after the prefill, {_rss_text(rss['after'])} after "
             "the paging",
@@ -2030,6 +2129,11 @@ def report(section: Section) -> str:
         f"app {figure(bare.server_cpu_us_per_request)} µs/req, "
         f"wrk {bare.wrk_cores:.0%} of a core); "
         "'x bare' divides by it",
+    ]
+    if plan.only_heavy_reads:
+        out += resilience_report(section, with_db) + mechanism_rows(section)
+        return "\n".join(out + warnings_and_targets(section, [bare, *section.all_measurements()]))
+    out += [
         "",
         "Endpoints, each on its own; the mix three times "
         f"({MIX_DESCRIPTION}), all spread over {plan.pool_matches} matches "
@@ -2106,7 +2210,12 @@ def report(section: Section) -> str:
         )
     out += resilience_report(section, with_db)
     out += mechanism_rows(section)
-    measured = [bare, *section.all_measurements()]
+    return "\n".join(out + warnings_and_targets(section, [bare, *section.all_measurements()]))
+
+
+def warnings_and_targets(section: Section, measured: list[Measurement]) -> list[str]:
+    """The end of a section's report: what makes its figures unreliable, and its targets."""
+    out: list[str] = []
     if section.app_fingerprint_end != section.app_fingerprint:
         out += [
             "",
@@ -2139,7 +2248,7 @@ def report(section: Section) -> str:
         )
         mark = "   (disturbed: other load)" if t["disturbed"] else ""
         out.append(f"  [{verdict}] {t['name']:<62} {shown:>10}   target {t['target']}{mark}")
-    return "\n".join(out)
+    return out
 
 
 def section_json(section: Section) -> dict[str, Any]:
@@ -2190,6 +2299,18 @@ def section_json(section: Section) -> dict[str, Any]:
             "without_kept_states": {
                 "paging": section.heavy["without_kept_states"]["paging"].to_json(),
                 "probes": [p.to_json() for p in section.heavy["without_kept_states"]["probes"]],
+            },
+            "sheets": {
+                "clients": section.heavy["sheets"]["clients"],
+                "reading": section.heavy["sheets"]["reading"].to_json(),
+                "probes": [p.to_json() for p in section.heavy["sheets"]["probes"]],
+                "without_kept_bodies": {
+                    "reading": section.heavy["sheets"]["without_kept_bodies"]["reading"].to_json(),
+                    "probes": [
+                        p.to_json()
+                        for p in section.heavy["sheets"]["without_kept_bodies"]["probes"]
+                    ],
+                },
             },
         },
         "mechanisms": {
@@ -2341,6 +2462,12 @@ def run_database(kind: str, plan: Plan, workdir: Path) -> Section:
     )
     with database as (url, title):
         section = Section(kind, title, plan, workdir, server_env(url))
+        if plan.only_heavy_reads:
+            section.baseline = section.baseline_run(plan.workers)
+            run_heavy_reads(section)
+            section.app_fingerprint_end = app_fingerprint()
+            judge_probes(section)
+            return section
         run_section(section)
         if kind == "postgresql":
             run_scale(section, 2 if plan.workers == 1 else 1)

@@ -20,11 +20,13 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.exc import OperationalError
 
 ROOT = Path(__file__).resolve().parents[1]
-# The suite re-issues tokens and takes stream tickets from one address far more often
-# than a table does: those limits are off unless a test sets them (the servers it
-# starts inherit this). Match creation's limit is set by each test that builds an app.
+# The suite re-issues tokens, takes stream tickets and reads sheets and histories from
+# one address far more often than a table does: those limits are off unless a test sets
+# them (the servers it starts inherit this). Match creation's limit is set by each test
+# that builds an app.
 os.environ.setdefault("RATE_LIMIT_TOKENS_PER_MINUTE", "0")
 os.environ.setdefault("RATE_LIMIT_TICKETS_PER_MINUTE", "0")
+os.environ.setdefault("RATE_LIMIT_READS_PER_MINUTE", "0")
 POSTGRES_ADMIN_URL = os.environ.get(
     "SQUARESCORES_TEST_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test"
 )

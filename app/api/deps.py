@@ -278,6 +278,10 @@ RECOVERY_LIMITS = Limits("host recoveries", "rate_limit_tokens_per_minute", per_
 # An address's tickets: ten tokens' worth (the host's, the players' and the viewers'
 # phones behind one router).
 TICKET_LIMITS = TokenLimits("stream tickets", "rate_limit_tickets_per_minute", per_address=10)
+# Reads whose size grows with the match (the sheet, its CSV, the histories): counted
+# per address in each process (``ProcessCounts``), as a read takes no write turn.
+READ_LIMITS = Limits("sheet and history reads", "rate_limit_reads_per_minute", per_match=0)
 ReissueLimitDep = Annotated[RateLimits, Depends(REISSUE_LIMITS)]
 RecoveryLimitDep = Annotated[RateLimits, Depends(RECOVERY_LIMITS)]
 TicketLimitDep = Annotated[RateLimits, Depends(TICKET_LIMITS)]
+ReadLimitDep = Annotated[RateLimits, Depends(READ_LIMITS)]

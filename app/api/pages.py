@@ -9,6 +9,7 @@ from fastapi import Query, Request, Response
 from pydantic import BaseModel, BeforeValidator
 
 from app.api.etag import model_response
+from app.api.rendered import Kept
 
 MAX_PAGE = 100  # items in one page
 
@@ -62,3 +63,10 @@ def page_response(body: BaseModel, next_url: str | None, version: int | None = N
     if next_url is not None:
         response.headers["Link"] = f'<{next_url}>; rel="next"'
     return response
+
+
+def page_body(body: BaseModel, next_url: str | None) -> Kept:
+    """A page's body with ``next``, and its Link header, to keep (``app.api.rendered``)."""
+    page = body.model_copy(update={"next": next_url})
+    headers = {"Link": f'<{next_url}>; rel="next"'} if next_url is not None else {}
+    return Kept(page.model_dump_json().encode(), headers)

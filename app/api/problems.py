@@ -292,7 +292,8 @@ DESCRIPTIONS = {
     409: "The match's state does not allow this",
     412: "If-Match does not match the current ETag",
     413: "Request body too large",
-    429: "Too many matches created from this client; see Retry-After",
+    429: "Too many requests of this kind (`rate_limited`) from this client, for this match "
+    "or with this token; see Retry-After",
     422: "The request is not valid; `errors` names each field",
     503: "The database is unreachable or not migrated (`database_unavailable`, "
     "`not_ready`): retry after `Retry-After`",

@@ -21,8 +21,18 @@ from app.api.headers import (
     idempotency_claim,
     if_match,
 )
-from app.api.pages import LINK_HEADER, MAX_PAGE, After, Limit, digits, next_page, page_response
+from app.api.pages import (
+    LINK_HEADER,
+    MAX_PAGE,
+    After,
+    Limit,
+    digits,
+    next_page,
+    page_body,
+    page_response,
+)
 from app.api.problems import responses
+from app.api.rendered import HeavyReadDep, Kept
 from app.api.strict_json import StrictJSONRoute
 from app.api.writes import WriteResult, keep_conflict, keep_response, replayed
 from app.errors import ServiceError
@@ -140,11 +150,12 @@ def get_round(
     responses={
         200: {"headers": {**ETAG_HEADER, **LINK_HEADER}},
         **NOT_MODIFIED,
-        **responses(401, 403, 404, 422),
+        **responses(401, 403, 404, 422, 429),
     },
 )
 def get_round_history(
     turn: SnapshotReaderDep,
+    read: HeavyReadDep,
     match_id: str,
     number: RoundNumber,
     request: Request,
@@ -156,13 +167,22 @@ def get_round_history(
     oldest first, numbered after revision `after`; follow `next` (or the `Link`
     header) for the following page."""
     with turn.caller() as caller:
-        page = rounds.round_history(caller.uow, caller.match, number, after=after, limit=limit)
-    if (not_modified := unchanged(if_none_match, page.version)) is not None:
-        return not_modified
-    history = RoundHistory.model_validate({"number": number, "items": page.items})
-    last = page.items[-1]["revision"] if page.items else None
-    next_url = next_page(request, last, page.revision_count, limit)
-    return page_response(history, next_url, page.version)
+        version = int(caller.match["version"])
+        if (not_modified := unchanged(if_none_match, version)) is not None:
+            # 404, not 304, for a round the match never had (one revision read).
+            rounds.round_history(caller.uow, caller.match, number, after=0, limit=1)
+            return not_modified
+
+        def render() -> Kept:
+            page = rounds.round_history(caller.uow, caller.match, number, after=after, limit=limit)
+            history = RoundHistory.model_validate({"number": number, "items": page.items})
+            last = page.items[-1]["revision"] if page.items else None
+            return page_body(history, next_page(request, last, page.revision_count, limit))
+
+        # The path's id: the page's next link is built from the path.
+        body = read.body((match_id, version, f"round-history-{number}-{after}-{limit}"), render)
+    headers = body.headers | etag_header(version)
+    return Response(body.content, media_type="application/json", headers=headers)
 
 
 @router.put(

@@ -1,19 +1,13 @@
 """The score sheet, as JSON or CSV."""
 
-from typing import Annotated, Any
+from typing import Annotated
 
 from fastapi import APIRouter, Query, Request, Response
 
-from app.api.deps import SnapshotReaderDep
-from app.api.etag import (
-    ETAG_HEADER,
-    NOT_MODIFIED,
-    IfNoneMatchHeader,
-    model_response,
-    set_etag,
-    unchanged,
-)
+from app.api.deps import SnapshotReaderDep, Turn
+from app.api.etag import ETAG_HEADER, NOT_MODIFIED, IfNoneMatchHeader, etag_header, unchanged
 from app.api.problems import responses
+from app.api.rendered import HeavyRead, HeavyReadDep, Kept
 from app.api.strict_json import StrictJSONRoute
 from app.schemas import SheetRead
 from app.services import sheet
@@ -22,6 +16,7 @@ from app.services.sheet_words import SheetLanguage
 router = APIRouter(prefix="/v1/matches/{match_id}", tags=["sheet"], route_class=StrictJSONRoute)
 
 CSV_VARIANT = "csv"  # the CSV representation has its own strong ETag: "v7-csv"
+JSON_VARIANT = "json"  # the kept JSON body's key (its ETag is the plain "v7")
 CSV = {"content": {"text/csv": {"schema": {"type": "string"}}}}
 
 CsvLanguageQuery = Annotated[
@@ -43,33 +38,24 @@ CsvLanguageQuery = Annotated[
     responses={
         200: {**CSV, "headers": ETAG_HEADER},
         **NOT_MODIFIED,
-        **responses(401, 403, 404),
+        **responses(401, 403, 404, 429),
     },
 )
 def get_sheet(
     turn: SnapshotReaderDep,
+    read: HeavyReadDep,
     match_id: str,
     request: Request,
     if_none_match: IfNoneMatchHeader = None,
     lang: CsvLanguageQuery = SheetLanguage.EN,
 ) -> Response:
     """Headings, a row of cells per round, totals and owed amounts."""
-    wants_csv = _wants_csv(request.headers.get("accept", ""))
-    with turn.caller() as caller:
-        result, version = sheet.get_sheet(
-            caller.uow, caller.match, lang if wants_csv else SheetLanguage.EN
-        )
-    variant = _csv_variant(lang) if wants_csv else ""
-    if (not_modified := unchanged(if_none_match, version, variant)) is not None:
-        not_modified.headers["Vary"] = "Accept"
-        return not_modified
-    if wants_csv:
-        csv_response = _csv(result, version, lang)
-        csv_response.headers["Vary"] = "Accept"
-        return csv_response
-    json_sheet = model_response(SheetRead.model_validate(result), version)
-    json_sheet.headers["Vary"] = "Accept"
-    return json_sheet
+    if _wants_csv(request.headers.get("accept", "")):
+        answer = _csv(turn, read, if_none_match, lang)
+    else:
+        answer = _json(turn, read, if_none_match)
+    answer.headers["Vary"] = "Accept"
+    return answer
 
 
 @router.get(
@@ -80,22 +66,19 @@ def get_sheet(
     responses={
         200: {**CSV, "headers": ETAG_HEADER, "description": "The sheet as CSV"},
         **NOT_MODIFIED,
-        **responses(401, 403, 404),
+        **responses(401, 403, 404, 429),
     },
 )
 def get_sheet_csv(
     turn: SnapshotReaderDep,
+    read: HeavyReadDep,
     match_id: str,
     if_none_match: IfNoneMatchHeader = None,
     lang: CsvLanguageQuery = SheetLanguage.EN,
 ) -> Response:
     """A heading row, a row per round (its number, the dealer's name, its cells), then
     totals (and owed amounts, in Asszorti)."""
-    with turn.caller() as caller:
-        result, version = sheet.get_sheet(caller.uow, caller.match, lang)
-    if (not_modified := unchanged(if_none_match, version, _csv_variant(lang))) is not None:
-        return not_modified
-    return _csv(result, version, lang)
+    return _csv(turn, read, if_none_match, lang)
 
 
 def _csv_variant(lang: SheetLanguage) -> str:
@@ -104,10 +87,35 @@ def _csv_variant(lang: SheetLanguage) -> str:
     return CSV_VARIANT if lang is SheetLanguage.EN else f"{CSV_VARIANT}-{lang}"
 
 
-def _csv(result: dict[str, Any], version: int, lang: SheetLanguage) -> Response:
-    response = Response(sheet.sheet_csv(result, lang), media_type="text/csv")
-    set_etag(response, version, _csv_variant(lang))
-    return response
+def _json(turn: Turn, read: HeavyRead, if_none_match: str | None) -> Response:
+    """The JSON sheet of the current version: 304, or its body rendered once."""
+    with turn.caller() as caller:
+        version = int(caller.match["version"])
+        if (not_modified := unchanged(if_none_match, version)) is not None:
+            return not_modified
+
+        def render() -> Kept:
+            result, _ = sheet.get_sheet(caller.uow, caller.match)
+            return Kept(SheetRead.model_validate(result).model_dump_json().encode())
+
+        body = read.body((caller.match["id"], version, JSON_VARIANT), render)
+    return Response(body.content, media_type="application/json", headers=etag_header(version))
+
+
+def _csv(turn: Turn, read: HeavyRead, if_none_match: str | None, lang: SheetLanguage) -> Response:
+    """The CSV of the current version in ``lang``: 304, or its body rendered once."""
+    variant = _csv_variant(lang)
+    with turn.caller() as caller:
+        version = int(caller.match["version"])
+        if (not_modified := unchanged(if_none_match, version, variant)) is not None:
+            return not_modified
+
+        def render() -> Kept:
+            result, _ = sheet.get_sheet(caller.uow, caller.match, lang)
+            return Kept(sheet.sheet_csv(result, lang).encode())
+
+        body = read.body((caller.match["id"], version, variant), render)
+    return Response(body.content, media_type="text/csv", headers=etag_header(version, variant))
 
 
 def _wants_csv(accept: str) -> bool:

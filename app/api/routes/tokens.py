@@ -15,10 +15,12 @@ from app.api.deps import (
     SnapshotReaderDep,
     WriteTurnDep,
 )
+from app.api.etag import ETAG_HEADER, NOT_MODIFIED, IfNoneMatchHeader, etag_header, unchanged
 from app.api.headers import NO_STORE, REPLAYED_HEADER, IdempotencyKeyHeader, idempotency_claim
 from app.api.links import base_url, join_link
-from app.api.pages import LINK_HEADER, MAX_PAGE, After, Limit, next_page, page_response
+from app.api.pages import LINK_HEADER, MAX_PAGE, After, Limit, next_page, page_body
 from app.api.problems import responses
+from app.api.rendered import HeavyReadDep, Kept
 from app.api.strict_json import StrictJSONRoute
 from app.api.writes import WriteResult, keep_response, replayed
 from app.errors import InvalidHeader, ServiceError
@@ -178,20 +180,37 @@ def get_token_owner(turn: ReaderDep, match_id: str) -> TokenOwner:
     response_model=MatchHistory,
     name="getMatchHistory",
     summary="The match's token changes and renames, oldest first, a page at a time",
-    responses={200: {"headers": LINK_HEADER}, **responses(401, 403, 404, 422)},
+    responses={
+        200: {"headers": {**ETAG_HEADER, **LINK_HEADER}},
+        **NOT_MODIFIED,
+        **responses(401, 403, 404, 422, 429),
+    },
 )
 def get_match_history(
     turn: SnapshotReaderDep,
+    read: HeavyReadDep,
     match_id: str,
     request: Request,
     after: After = 0,
     limit: Limit = MAX_PAGE,
+    if_none_match: IfNoneMatchHeader = None,
 ) -> Response:
     """Each token re-issued, each host token recovered and each player renamed (old and
     new name): which, by whom, when; numbered after event `after`; follow `next` (or
-    the `Link` header) for the following page."""
+    the `Link` header) for the following page. Its ETag is the match version, which
+    every entry raises."""
     with turn.caller() as caller:
-        items, count = tokens.history(caller.uow, match_id, after=after, limit=limit)
-    history = MatchHistory.model_validate({"items": items})
-    last = items[-1]["event"] if items else None
-    return page_response(history, next_page(request, last, count, limit))
+        version = int(caller.match["version"])
+        if (not_modified := unchanged(if_none_match, version)) is not None:
+            return not_modified
+
+        def render() -> Kept:
+            items, count = tokens.history(caller.uow, match_id, after=after, limit=limit)
+            history = MatchHistory.model_validate({"items": items})
+            last = items[-1]["event"] if items else None
+            return page_body(history, next_page(request, last, count, limit))
+
+        # The path's id: the page's next link is built from the path.
+        body = read.body((match_id, version, f"match-history-{after}-{limit}"), render)
+    headers = body.headers | etag_header(version)
+    return Response(body.content, media_type="application/json", headers=headers)
