@@ -25,7 +25,7 @@ def test_a_flood_of_openings_is_frozen_as_it_comes_without_the_freezer(
 
     async def main() -> None:
         for _ in range(2 * FLOOD + 5):
-            async with hub.opening():
+            async with hub.opening("127.0.0.1"):
                 frozen.append(gc.get_freeze_count())
 
     gc.unfreeze()
