@@ -57,16 +57,14 @@ bearer = HTTPBearer(auto_error=False, scheme_name=BEARER_SCHEME, description=BEA
 BearerDep = Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]
 
 
-async def bearer_token(credentials: BearerDep) -> str:
-    """The bearer token sent, its shape checked (401 without asking the database)."""
-    token = credentials.credentials if credentials is not None else None
-    parse_token(token)
-    assert token is not None
-    return token
+async def bearer_token(credentials: BearerDep) -> tuple[str, str]:
+    """The bearer token sent, parsed once for the request: its credential id and
+    secret (401 without asking the database)."""
+    return parse_token(credentials.credentials if credentials is not None else None)
 
 
 # Before the database turn: a request without a token of the right shape is 401 at once.
-BearerTokenDep = Annotated[str, Depends(bearer_token)]
+BearerTokenDep = Annotated[tuple[str, str], Depends(bearer_token)]
 
 
 def access_of(
@@ -139,7 +137,10 @@ class CallerTurn:
     async def __call__(
         self, request: Request, match_id: str, token: BearerTokenDep
     ) -> AsyncIterator[Turn]:
-        access = Access.of(token, match_id, self.need)
+        credential_id, secret = token  # parsed once, by ``bearer_token``
+        access = Access(
+            match_id=match_id, credential_id=credential_id, need=self.need, secret=secret
+        )
         db = database_of(request)
         async with db.turn(write=self.write):
             yield Turn(db, self.write, self.snapshot, access)
@@ -255,8 +256,9 @@ class TokenLimits:
         if not per_minute:
             return ()
         client = client_address(request)
+        credential_id, _ = token
         # A digest of the pair: a credential id and an IPv6 address outgrow the key.
-        pair = f"{token.partition('.')[0]} {client}".encode()
+        pair = f"{credential_id} {client}".encode()
         digest = hashlib.blake2b(pair, digest_size=16).hexdigest()
         return (
             RateLimit(
