@@ -88,8 +88,8 @@ class Caller:
 class Turn:
     """The request's turn at the database (``Database.turn``), held from before its
     route runs until the route returns; the route opens its one unit of work in it,
-    in its worker thread: ``with turn.caller() as caller:`` (or ``turn.unit_of_work()`` for a
-    write open to anyone)."""
+    in its worker thread: ``with turn.caller() as caller:``, or ``turn.db.unit_of_work(write=True)``
+    for a write open to anyone or one that checks its caller later (``check``)."""
 
     db: Database
     write: bool
@@ -97,15 +97,9 @@ class Turn:
     access: Access | None = None  # what the caller claims, checked by ``caller()``
 
     @contextmanager
-    def unit_of_work(self) -> Iterator[UnitOfWork]:
-        """The unit of work: committed when the block ends, rolled back if it raises."""
-        with self.db.unit_of_work(write=self.write, snapshot=self.snapshot) as uow:
-            yield uow
-
-    @contextmanager
     def caller(self) -> Iterator[Caller]:
         """The unit of work with the caller checked in it (``check``)."""
-        with self.unit_of_work() as uow:
+        with self.db.unit_of_work(write=self.write, snapshot=self.snapshot) as uow:
             yield self.check(uow)
 
     def check(self, uow: UnitOfWork) -> Caller:

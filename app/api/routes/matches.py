@@ -87,7 +87,7 @@ def create_match(
     claim = idempotency_claim(
         key, scope="", request="POST /v1/matches", body=body, secret_answer=True
     )
-    with turn.unit_of_work() as uow:
+    with turn.db.unit_of_work(write=True) as uow:
         if (replay := replayed(uow, claim)) is not None:
             replay.headers.update(NO_STORE)  # kept before answers said so, perhaps
             return replay

@@ -73,7 +73,7 @@ def reissue_token(
     `Idempotency-Key`, so that a retry after a lost answer, with the token it was sent
     with (now replaced), gets the same answer again."""
     assert turn.access is not None
-    with turn.unit_of_work() as uow:
+    with turn.db.unit_of_work(write=True) as uow:
         try:
             # The key is bound to the whole token that sent it (its hash): a replay
             # needs both. (Keys claimed before the caller's check share one scope, as a
@@ -129,9 +129,9 @@ def recover_host_token(
     # the request the key was first used for.
     request_of = f"POST /v1/matches/{match_id}/recover"
     claim = idempotency_claim(key, scope="", request=request_of, body=body, secret_answer=True)
-    with turn.unit_of_work() as uow:
+    with turn.db.unit_of_work(write=True) as uow:
         tokens.count_recovery(uow, match_id, limits)
-    with turn.unit_of_work() as uow:
+    with turn.db.unit_of_work(write=True) as uow:
         if (replay := replayed(uow, claim)) is not None:
             replay.headers.update(NO_STORE)
             return replay
