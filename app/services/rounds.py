@@ -9,9 +9,8 @@ kept: the current one in ``round``, the ones it replaced in ``round_revision``.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
-from datetime import datetime
 from typing import Any
 
 from pydantic_core import to_jsonable_python
@@ -38,10 +37,8 @@ from app.services.state import (
     round_read,
     state_from_json,
     state_to_json,
-    status_of,
     stored_result,
     utcnow,
-    winner_of,
 )
 from app.services.writes import WriteRequest, check_writable
 
@@ -66,34 +63,6 @@ class RoundPage:
     items: list[dict[str, Any]]
     version: int
     round_count: int
-
-
-def _save(
-    uow: UnitOfWork,
-    state: MatchState,
-    sheet: SheetState,
-    round_count: int,
-    kind: str,
-    *,
-    now: datetime | None = None,
-    rounds: repository.RoundWrite,
-    points: Callable[[], Sequence[Sequence[int]]],
-    **extra: Any,
-) -> int:
-    """Store the sheet and status after a change of the rounds (and what it writes to
-    the round, ``rounds``) and log it (at ``now``, the change's own time when it has
-    one); the match version the change made. ``points``: the rounds' points after the
-    change, in order (read only where the winner needs them)."""
-    status = status_of(state.game, state.settings, sheet, round_count)
-    changed = {
-        "sheet": state_to_json(sheet),
-        "round_count": round_count,
-        "status": status.value,
-        "winner": winner_of(state.game, state.settings, sheet, status, points),
-        "version": state.version + 1,
-        "updated_at": now or utcnow(),
-    }
-    return changes.save(uow, state, changed, kind, sheet=sheet, rounds=rounds, **extra).version
 
 
 def _revision(
@@ -174,18 +143,18 @@ def add_round(
         earlier = repository.list_points(uow.connection, match_id, through=number - 1)
         return [*earlier, list(score.points)]
 
-    version = _save(
+    changed = {"round_count": number, "version": state.version + 1, "updated_at": now}
+    saved = changes.save(
         uow,
         state,
-        sheet,
-        number,
+        changed,
         "round_entered",
-        now=now,
-        rounds=rounds,
+        sheet=sheet,
         points=points,
+        rounds=rounds,
         round=entered,
     )
-    return RoundWritten(written, version)
+    return RoundWritten(written, saved.version)
 
 
 def _existing(state: MatchState, number: int) -> None:
@@ -244,18 +213,23 @@ def replace_round(
         if state.game.cells_carry
         else None
     )
-    version = _save(
+    changed = {
+        "round_count": state.round_count,
+        "version": state.version + 1,
+        "updated_at": utcnow(),
+    }
+    saved = changes.save(
         uow,
         state,
-        new.last,
-        state.round_count,
+        changed,
         "round_corrected",
-        rounds=rounds,
+        sheet=new.last,
         points=lambda: points,
+        rounds=rounds,
         round=corrected,
         later_cells=later_cells,
     )
-    return RoundWritten(written, version)
+    return RoundWritten(written, saved.version)
 
 
 def delete_round(uow: UnitOfWork, request: WriteRequest, number: int) -> int:
@@ -275,16 +249,17 @@ def delete_round(uow: UnitOfWork, request: WriteRequest, number: int) -> int:
     rounds = repository.RoundWrite(
         removed=number, revision=_revision(who.label, match_id, number, "removed", None)
     )
-    return _save(
+    changed = {"round_count": number - 1, "version": state.version + 1, "updated_at": utcnow()}
+    return changes.save(
         uow,
         state,
-        sheet,
-        number - 1,
+        changed,
         "round_removed",
-        rounds=rounds,
+        sheet=sheet,
         points=lambda: repository.list_points(connection, match_id, through=number - 1),
+        rounds=rounds,
         number=number,
-    )
+    ).version
 
 
 def _sheet_after(uow: UnitOfWork, game: Game, match_id: str, number: int) -> SheetState:
