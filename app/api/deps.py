@@ -25,10 +25,16 @@ from typing import Annotated, Any, get_args, get_origin, get_type_hints
 
 from fastapi import Depends, Request, params
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
-from sqlalchemy import RowMapping
 
 from app.db.database import Database, UnitOfWork
-from app.services.auth import Access, Permission, Principal, match_for_caller, parse_token
+from app.services.auth import (
+    Access,
+    Caller,
+    Permission,
+    Principal,
+    match_for_caller,
+    parse_token,
+)
 from app.services.ratelimit import RateLimit
 from app.settings import Settings
 
@@ -72,16 +78,6 @@ def access_of(
 ) -> Access:
     """The claim of the bearer token sent (401 when it has no token's shape)."""
     return Access.of(credentials.credentials if credentials is not None else None, match_id, need)
-
-
-@dataclass(frozen=True, slots=True)
-class Caller:
-    """The request's unit of work, and in it the caller found allowed: who they are
-    and the match's row (locked until the commit, for a change)."""
-
-    uow: UnitOfWork
-    who: Principal
-    match: RowMapping
 
 
 @dataclass(frozen=True, slots=True)

@@ -29,7 +29,7 @@ from app.games import Game
 from app.games.base import MatchStatus, RoundInput, SheetState
 from app.games.decided import CorrectionRefused, check_correction
 from app.services import changes
-from app.services.auth import or_not_found
+from app.services.auth import Caller, or_not_found
 from app.services.scoring import score_round
 from app.services.state import (
     MatchState,
@@ -40,7 +40,7 @@ from app.services.state import (
     stored_result,
     utcnow,
 )
-from app.services.writes import WriteRequest, check_writable
+from app.services.writes import check_writable
 
 # Every this many rounds, a round keeps the fold's state after it (``round.sheet``):
 # a page, a round or an undo folds at most this many rounds' points to start from.
@@ -108,13 +108,18 @@ def _keep_entered(uow: UnitOfWork, row: Mapping[Any, Any]) -> None:
 
 
 def add_round(
-    uow: UnitOfWork, request: WriteRequest, body: RoundInput, *, max_rounds: int
+    caller: Caller,
+    body: RoundInput,
+    *,
+    expected: frozenset[int] | None = None,
+    max_rounds: int,
 ) -> RoundWritten:
-    """Enter the next round: O(1) in the match's length, from the match's stored sheet."""
-    match_id = request.match_id
-    state, who = request.state(), request.who
+    """Enter the next round: O(1) in the match's length, from the match's stored sheet.
+    ``expected``: the versions If-Match names (None: any)."""
+    uow, who, state = caller.uow, caller.who, MatchState.load(caller.match)
+    match_id = state.row["id"]
     score = score_round(state.game, body, state.settings)
-    check_writable(state, request)
+    check_writable(state, expected)
     if state.status is MatchStatus.DECIDED:
         raise MatchDecided("the match is decided: end it, or correct or remove a round")
     if state.round_count >= max_rounds:
@@ -163,18 +168,18 @@ def _existing(state: MatchState, number: int) -> None:
 
 
 def replace_round(
-    uow: UnitOfWork, request: WriteRequest, number: int, body: RoundInput
+    caller: Caller, number: int, body: RoundInput, *, expected: frozenset[int] | None = None
 ) -> RoundWritten:
     """Correct a round; every later row of the sheet follows.
 
     Rounds store their own points, not the sheet, so only this round, its revision
     and the match's stored sheet are written: the new sheet is one fold over the points.
     """
-    connection, match_id = uow.connection, request.match_id
-    state, who = request.state(), request.who
+    uow, who, state = caller.uow, caller.who, MatchState.load(caller.match)
+    connection, match_id = uow.connection, state.row["id"]
     _existing(state, number)
     score = score_round(state.game, body, state.settings)
-    check_writable(state, request)
+    check_writable(state, expected)
     points = repository.list_points(connection, match_id, through=state.round_count)
     old_points = list(points)
     points[number - 1] = list(score.points)
@@ -232,13 +237,13 @@ def replace_round(
     return RoundWritten(written, saved.version)
 
 
-def delete_round(uow: UnitOfWork, request: WriteRequest, number: int) -> int:
+def delete_round(caller: Caller, number: int, *, expected: frozenset[int] | None = None) -> int:
     """Remove the last round (undo); a decided match reopens if no longer decided.
     The match version the removal made."""
-    connection, match_id = uow.connection, request.match_id
-    state, who = request.state(), request.who
+    uow, who, state = caller.uow, caller.who, MatchState.load(caller.match)
+    connection, match_id = uow.connection, state.row["id"]
     _existing(state, number)
-    check_writable(state, request)
+    check_writable(state, expected)
     if number != state.round_count:
         raise NotLastRound(f"only the last round ({state.round_count}) can be removed")
     sheet = _sheet_after(uow, state.game, match_id, number - 1)

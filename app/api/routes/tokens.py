@@ -36,7 +36,6 @@ from app.schemas import (
 from app.services import tokens
 from app.services.auth import Role, hash_secret
 from app.services.tokens import Issued
-from app.services.writes import WriteRequest
 
 router = APIRouter(prefix="/v1/matches/{match_id}", tags=["tokens"], route_class=StrictJSONRoute)
 
@@ -97,9 +96,8 @@ def reissue_token(
             replay.headers.update(NO_STORE)  # kept before it said so, perhaps
             return replay
         caller = turn.check(uow)
-        request_of = WriteRequest(caller.who, caller.match)
         role, seat = Role(body.role.value), body.seat
-        issued = tokens.reissue(caller.uow, request_of, role, seat, limits=limits)
+        issued = tokens.reissue(caller, role, seat, limits=limits)
         answer = _issued(issued, base_url(request, settings), match_id)
         return keep_response(caller.uow, claim, WriteResult(200, answer, dict(NO_STORE)))
 
