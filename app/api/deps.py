@@ -25,10 +25,16 @@ from typing import Annotated, Any, get_args, get_origin, get_type_hints
 
 from fastapi import Depends, Request, params
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
-from sqlalchemy import RowMapping
 
 from app.db.database import Database, UnitOfWork
-from app.services.auth import Access, Permission, Principal, match_for_caller, parse_token
+from app.services.auth import (
+    Access,
+    Caller,
+    Permission,
+    Principal,
+    match_for_caller,
+    parse_token,
+)
 from app.services.ratelimit import RateLimit
 from app.settings import Settings
 
@@ -57,16 +63,14 @@ bearer = HTTPBearer(auto_error=False, scheme_name=BEARER_SCHEME, description=BEA
 BearerDep = Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]
 
 
-async def bearer_token(credentials: BearerDep) -> str:
-    """The bearer token sent, its shape checked (401 without asking the database)."""
-    token = credentials.credentials if credentials is not None else None
-    parse_token(token)
-    assert token is not None
-    return token
+async def bearer_token(credentials: BearerDep) -> tuple[str, str]:
+    """The bearer token sent, parsed once for the request: its credential id and
+    secret (401 without asking the database)."""
+    return parse_token(credentials.credentials if credentials is not None else None)
 
 
 # Before the database turn: a request without a token of the right shape is 401 at once.
-BearerTokenDep = Annotated[str, Depends(bearer_token)]
+BearerTokenDep = Annotated[tuple[str, str], Depends(bearer_token)]
 
 
 def access_of(
@@ -77,21 +81,11 @@ def access_of(
 
 
 @dataclass(frozen=True, slots=True)
-class Caller:
-    """The request's unit of work, and in it the caller found allowed: who they are
-    and the match's row (locked until the commit, for a change)."""
-
-    uow: UnitOfWork
-    who: Principal
-    match: RowMapping
-
-
-@dataclass(frozen=True, slots=True)
 class Turn:
     """The request's turn at the database (``Database.turn``), held from before its
     route runs until the route returns; the route opens its one unit of work in it,
-    in its worker thread: ``with turn.caller() as caller:`` (or ``turn.unit_of_work()`` for a
-    write open to anyone)."""
+    in its worker thread: ``with turn.caller() as caller:``, or ``turn.db.unit_of_work(write=True)``
+    for a write open to anyone or one that checks its caller later (``check``)."""
 
     db: Database
     write: bool
@@ -99,15 +93,9 @@ class Turn:
     access: Access | None = None  # what the caller claims, checked by ``caller()``
 
     @contextmanager
-    def unit_of_work(self) -> Iterator[UnitOfWork]:
-        """The unit of work: committed when the block ends, rolled back if it raises."""
-        with self.db.unit_of_work(write=self.write, snapshot=self.snapshot) as uow:
-            yield uow
-
-    @contextmanager
     def caller(self) -> Iterator[Caller]:
         """The unit of work with the caller checked in it (``check``)."""
-        with self.unit_of_work() as uow:
+        with self.db.unit_of_work(write=self.write, snapshot=self.snapshot) as uow:
             yield self.check(uow)
 
     def check(self, uow: UnitOfWork) -> Caller:
@@ -139,7 +127,10 @@ class CallerTurn:
     async def __call__(
         self, request: Request, match_id: str, token: BearerTokenDep
     ) -> AsyncIterator[Turn]:
-        access = Access.of(token, match_id, self.need)
+        credential_id, secret = token  # parsed once, by ``bearer_token``
+        access = Access(
+            match_id=match_id, credential_id=credential_id, need=self.need, secret=secret
+        )
         db = database_of(request)
         async with db.turn(write=self.write):
             yield Turn(db, self.write, self.snapshot, access)
@@ -255,8 +246,9 @@ class TokenLimits:
         if not per_minute:
             return ()
         client = client_address(request)
+        credential_id, _ = token
         # A digest of the pair: a credential id and an IPv6 address outgrow the key.
-        pair = f"{token.partition('.')[0]} {client}".encode()
+        pair = f"{credential_id} {client}".encode()
         digest = hashlib.blake2b(pair, digest_size=16).hexdigest()
         return (
             RateLimit(

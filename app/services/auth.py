@@ -150,6 +150,16 @@ class Access:
         return cls(match_id=match_id, credential_id=credential_id, need=need, secret=secret)
 
 
+@dataclass(frozen=True, slots=True)
+class Caller:
+    """The request's unit of work, and in it the caller found allowed: who they are
+    and the match's row (locked until the commit, for a change)."""
+
+    uow: UnitOfWork
+    who: Principal
+    match: RowMapping
+
+
 def check_access(uow: UnitOfWork, access: Access) -> Principal:
     """Who the token stands for, allowed ``access.need`` on its match; or the service
     error that says why not, in the contract's order: unknown token (401), no such

@@ -9,13 +9,20 @@ one, so a client redraws without a second request.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from app.db import repository
 from app.db.database import LoggedChange, UnitOfWork
 from app.games.base import SheetState
-from app.services.state import MatchState, match_json, utcnow
+from app.services.state import (
+    MatchState,
+    match_json,
+    state_to_json,
+    status_of,
+    utcnow,
+    winner_of,
+)
 
 CHANNEL = "squarescores_changes"  # PostgreSQL's NOTIFY channel
 KEEP = 256  # changes kept per match: a stream further behind gets a snapshot
@@ -29,6 +36,7 @@ def save(
     kind: str,
     *,
     sheet: SheetState | None = None,
+    points: Callable[[], Sequence[Sequence[int]]] | None = None,
     rounds: repository.RoundWrite | None = None,
     **extra: Any,
 ) -> MatchState:
@@ -36,13 +44,25 @@ def save(
     log the change under the version it makes; the match as it now is, which the
     change's event carries as clients read it (``match_json``).
 
-    ``changed`` raises the match's version by one (it is the ETag clients hold);
-    ``sheet`` is the new sheet when ``changed`` holds one (saves decoding it again);
-    ``rounds`` what the change writes to a round (entered, corrected or removed, and
-    its revision). ``extra`` goes into the event. On PostgreSQL the rows are written
-    in one statement, one round trip.
+    ``changed`` raises the match's version by one (it is the ETag clients hold).
+    A change of the rounds gives the new ``sheet`` (``changed`` holds the new
+    ``round_count``): it is written with the status and winner it decides, from
+    ``points``, the rounds' points after the change, in order (read only where the
+    winner needs them); ``rounds`` is what the change writes to a round (entered,
+    corrected or removed, and its revision). ``extra`` goes into the event. On
+    PostgreSQL the rows are written in one statement, one round trip.
     """
     assert changed["version"] == state.version + 1
+    if sheet is not None:
+        assert points is not None, "a new sheet's winner may need the rounds' points"
+        game, settings = state.game, state.settings
+        status = status_of(game, settings, sheet, changed["round_count"])
+        changed = {
+            **changed,
+            "sheet": state_to_json(sheet),
+            "status": status.value,
+            "winner": winner_of(game, settings, sheet, status, points),
+        }
     new = state.changed(changed, sheet=sheet)
     match_id, version = new.row["id"], new.version
     match = match_json(new)

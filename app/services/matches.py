@@ -30,7 +30,7 @@ from app.games.base import (
     check_unique_names,
 )
 from app.services import changes, ratelimit
-from app.services.auth import Role, new_credentials, new_recovery_code
+from app.services.auth import Caller, Role, new_credentials, new_recovery_code
 from app.services.ratelimit import RateLimit
 from app.services.recovery import sealed_for
 from app.services.scoring import rule_error
@@ -41,7 +41,7 @@ from app.services.state import (
     utcnow,
     winner_of,
 )
-from app.services.writes import WriteRequest, check_expected, check_writable
+from app.services.writes import check_expected, check_writable
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,9 +130,12 @@ class MatchChanges(Protocol):
         ...
 
 
-def update_match(uow: UnitOfWork, request: WriteRequest, body: MatchChanges) -> MatchState:
-    """Change settings or names; the status is re-evaluated against the new settings."""
-    state = request.state()
+def update_match(
+    caller: Caller, body: MatchChanges, *, expected: frozenset[int] | None = None
+) -> MatchState:
+    """Change settings or names; the status is re-evaluated against the new settings.
+    ``expected``: the versions If-Match names (None: any)."""
+    uow, state = caller.uow, MatchState.load(caller.match)
     game = state.game
     values: dict[str, Any] = {}
     settings = None
@@ -151,7 +154,7 @@ def update_match(uow: UnitOfWork, request: WriteRequest, body: MatchChanges) -> 
         seats = len(values.get("players", state.row["players"]))
         _check_host_seat(body.host_seat, seats)
         values["host_seat"] = body.host_seat
-    check_writable(state, request)
+    check_writable(state, expected)
     if settings is not None:
         _check_settings_change(state, settings)
         values["settings"] = settings.model_dump(mode="json")
@@ -165,17 +168,19 @@ def update_match(uow: UnitOfWork, request: WriteRequest, body: MatchChanges) -> 
         return state
     now = utcnow()
     if "players" in changed:
-        _record_renames(uow, state, changed["players"], by=request.who.label, now=now)
+        _record_renames(uow, state, changed["players"], by=caller.who.label, now=now)
     changed.update(version=state.version + 1, updated_at=now)
     return changes.save(uow, state, changed, "match_updated")
 
 
-def rename_player(uow: UnitOfWork, request: WriteRequest, seat: int, name: str) -> MatchState:
+def rename_player(
+    caller: Caller, seat: int, name: str, *, expected: frozenset[int] | None = None
+) -> MatchState:
     """Give the player at ``seat`` a new name, checked as at creation (unique at the
     table, look-alikes too). The host renames any seat, a player only their own; an
     ended match too, so a typo can be fixed after the evening. The match's history
     records old and new name; the sheet, rounds and live streams show the new one."""
-    state, who = request.state(), request.who
+    uow, who, state = caller.uow, caller.who, MatchState.load(caller.match)
     players = list(state.row["players"])
     if who.role is Role.PLAYER and who.seat != seat:
         raise Forbidden("a player may rename only their own seat; the host renames any")
@@ -196,7 +201,7 @@ def rename_player(uow: UnitOfWork, request: WriteRequest, seat: int, name: str) 
         raise InvalidInput(
             error.message, errors=[FieldError(("body", "name"), error.message)]
         ) from None
-    check_expected(state, request)
+    check_expected(state, expected)
     if players[seat] == name:  # a rename to the same name changes nothing, as a PATCH
         return state
     players[seat] = name
@@ -237,14 +242,14 @@ class _Table:
 
 
 def start_rematch(
-    uow: UnitOfWork, request: WriteRequest, *, limits: Iterable[RateLimit] = ()
+    caller: Caller, *, expected: frozenset[int] | None = None, limits: Iterable[RateLimit] = ()
 ) -> NewMatch:
     """A new match with the ended match's players, game, settings, team names and host's
     seat, its first dealer the seat after the last deal's dealer; each match links to
     the other.
     New tokens for every role, as a create's. A match has one rematch at most."""
-    state = request.state()
-    check_expected(state, request)
+    uow, state = caller.uow, MatchState.load(caller.match)
+    check_expected(state, expected)
     if state.status is not MatchStatus.ENDED:
         raise MatchNotEnded("end the match before its rematch")
     match_id = state.row["id"]
@@ -331,10 +336,10 @@ def _points(uow: UnitOfWork, state: MatchState) -> list[list[int]]:
     return repository.list_points(uow.connection, state.row["id"], through=state.round_count)
 
 
-def end_match(uow: UnitOfWork, request: WriteRequest) -> MatchState:
+def end_match(caller: Caller, *, expected: frozenset[int] | None = None) -> MatchState:
     """End match: bank the sheet as it stands, name the winner, record who ended it."""
-    state, who = request.state(), request.who
-    check_writable(state, request)
+    uow, who, state = caller.uow, caller.who, MatchState.load(caller.match)
+    check_writable(state, expected)
     now = utcnow()
     ended = {
         "status": MatchStatus.ENDED.value,

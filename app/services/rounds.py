@@ -9,9 +9,8 @@ kept: the current one in ``round``, the ones it replaced in ``round_revision``.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
-from datetime import datetime
 from typing import Any
 
 from pydantic_core import to_jsonable_python
@@ -30,7 +29,7 @@ from app.games import Game
 from app.games.base import MatchStatus, RoundInput, SheetState
 from app.games.decided import CorrectionRefused, check_correction
 from app.services import changes
-from app.services.auth import or_not_found
+from app.services.auth import Caller, or_not_found
 from app.services.scoring import score_round
 from app.services.state import (
     MatchState,
@@ -38,12 +37,10 @@ from app.services.state import (
     round_read,
     state_from_json,
     state_to_json,
-    status_of,
     stored_result,
     utcnow,
-    winner_of,
 )
-from app.services.writes import WriteRequest, check_writable
+from app.services.writes import check_writable
 
 # Every this many rounds, a round keeps the fold's state after it (``round.sheet``):
 # a page, a round or an undo folds at most this many rounds' points to start from.
@@ -66,34 +63,6 @@ class RoundPage:
     items: list[dict[str, Any]]
     version: int
     round_count: int
-
-
-def _save(
-    uow: UnitOfWork,
-    state: MatchState,
-    sheet: SheetState,
-    round_count: int,
-    kind: str,
-    *,
-    now: datetime | None = None,
-    rounds: repository.RoundWrite,
-    points: Callable[[], Sequence[Sequence[int]]],
-    **extra: Any,
-) -> int:
-    """Store the sheet and status after a change of the rounds (and what it writes to
-    the round, ``rounds``) and log it (at ``now``, the change's own time when it has
-    one); the match version the change made. ``points``: the rounds' points after the
-    change, in order (read only where the winner needs them)."""
-    status = status_of(state.game, state.settings, sheet, round_count)
-    changed = {
-        "sheet": state_to_json(sheet),
-        "round_count": round_count,
-        "status": status.value,
-        "winner": winner_of(state.game, state.settings, sheet, status, points),
-        "version": state.version + 1,
-        "updated_at": now or utcnow(),
-    }
-    return changes.save(uow, state, changed, kind, sheet=sheet, rounds=rounds, **extra).version
 
 
 def _revision(
@@ -139,13 +108,18 @@ def _keep_entered(uow: UnitOfWork, row: Mapping[Any, Any]) -> None:
 
 
 def add_round(
-    uow: UnitOfWork, request: WriteRequest, body: RoundInput, *, max_rounds: int
+    caller: Caller,
+    body: RoundInput,
+    *,
+    expected: frozenset[int] | None = None,
+    max_rounds: int,
 ) -> RoundWritten:
-    """Enter the next round: O(1) in the match's length, from the match's stored sheet."""
-    match_id = request.match_id
-    state, who = request.state(), request.who
+    """Enter the next round: O(1) in the match's length, from the match's stored sheet.
+    ``expected``: the versions If-Match names (None: any)."""
+    uow, who, state = caller.uow, caller.who, MatchState.load(caller.match)
+    match_id = state.row["id"]
     score = score_round(state.game, body, state.settings)
-    check_writable(state, request)
+    check_writable(state, expected)
     if state.status is MatchStatus.DECIDED:
         raise MatchDecided("the match is decided: end it, or correct or remove a round")
     if state.round_count >= max_rounds:
@@ -174,18 +148,18 @@ def add_round(
         earlier = repository.list_points(uow.connection, match_id, through=number - 1)
         return [*earlier, list(score.points)]
 
-    version = _save(
+    changed = {"round_count": number, "version": state.version + 1, "updated_at": now}
+    saved = changes.save(
         uow,
         state,
-        sheet,
-        number,
+        changed,
         "round_entered",
-        now=now,
-        rounds=rounds,
+        sheet=sheet,
         points=points,
+        rounds=rounds,
         round=entered,
     )
-    return RoundWritten(written, version)
+    return RoundWritten(written, saved.version)
 
 
 def _existing(state: MatchState, number: int) -> None:
@@ -194,18 +168,18 @@ def _existing(state: MatchState, number: int) -> None:
 
 
 def replace_round(
-    uow: UnitOfWork, request: WriteRequest, number: int, body: RoundInput
+    caller: Caller, number: int, body: RoundInput, *, expected: frozenset[int] | None = None
 ) -> RoundWritten:
     """Correct a round; every later row of the sheet follows.
 
     Rounds store their own points, not the sheet, so only this round, its revision
     and the match's stored sheet are written: the new sheet is one fold over the points.
     """
-    connection, match_id = uow.connection, request.match_id
-    state, who = request.state(), request.who
+    uow, who, state = caller.uow, caller.who, MatchState.load(caller.match)
+    connection, match_id = uow.connection, state.row["id"]
     _existing(state, number)
     score = score_round(state.game, body, state.settings)
-    check_writable(state, request)
+    check_writable(state, expected)
     points = repository.list_points(connection, match_id, through=state.round_count)
     old_points = list(points)
     points[number - 1] = list(score.points)
@@ -244,27 +218,32 @@ def replace_round(
         if state.game.cells_carry
         else None
     )
-    version = _save(
+    changed = {
+        "round_count": state.round_count,
+        "version": state.version + 1,
+        "updated_at": utcnow(),
+    }
+    saved = changes.save(
         uow,
         state,
-        new.last,
-        state.round_count,
+        changed,
         "round_corrected",
-        rounds=rounds,
+        sheet=new.last,
         points=lambda: points,
+        rounds=rounds,
         round=corrected,
         later_cells=later_cells,
     )
-    return RoundWritten(written, version)
+    return RoundWritten(written, saved.version)
 
 
-def delete_round(uow: UnitOfWork, request: WriteRequest, number: int) -> int:
+def delete_round(caller: Caller, number: int, *, expected: frozenset[int] | None = None) -> int:
     """Remove the last round (undo); a decided match reopens if no longer decided.
     The match version the removal made."""
-    connection, match_id = uow.connection, request.match_id
-    state, who = request.state(), request.who
+    uow, who, state = caller.uow, caller.who, MatchState.load(caller.match)
+    connection, match_id = uow.connection, state.row["id"]
     _existing(state, number)
-    check_writable(state, request)
+    check_writable(state, expected)
     if number != state.round_count:
         raise NotLastRound(f"only the last round ({state.round_count}) can be removed")
     sheet = _sheet_after(uow, state.game, match_id, number - 1)
@@ -275,16 +254,17 @@ def delete_round(uow: UnitOfWork, request: WriteRequest, number: int) -> int:
     rounds = repository.RoundWrite(
         removed=number, revision=_revision(who.label, match_id, number, "removed", None)
     )
-    return _save(
+    changed = {"round_count": number - 1, "version": state.version + 1, "updated_at": utcnow()}
+    return changes.save(
         uow,
         state,
-        sheet,
-        number - 1,
+        changed,
         "round_removed",
-        rounds=rounds,
+        sheet=sheet,
         points=lambda: repository.list_points(connection, match_id, through=number - 1),
+        rounds=rounds,
         number=number,
-    )
+    ).version
 
 
 def _sheet_after(uow: UnitOfWork, game: Game, match_id: str, number: int) -> SheetState:

@@ -40,6 +40,7 @@ from app.errors import (
 from app.services import changes, ratelimit
 from app.services.auth import (
     CLUSTER,
+    Caller,
     Principal,
     Role,
     is_match_id,
@@ -50,7 +51,7 @@ from app.services.auth import (
 from app.services.ratelimit import RateLimit
 from app.services.recovery import open_sealed, sealed_for
 from app.services.state import MatchState, utcnow
-from app.services.writes import WriteRequest, lock_match
+from app.services.writes import lock_match
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,8 +102,7 @@ def _replace(
 
 
 def reissue(
-    uow: UnitOfWork,
-    request: WriteRequest,
+    caller: Caller,
     role: Role,
     seat: int | None,
     *,
@@ -111,7 +111,7 @@ def reissue(
     """Issue a new token for ``role`` (and ``seat``); the one it replaces stops working.
     A new host token comes with a new recovery code. ``limits``: the rate limits it
     counts against."""
-    state, who = request.state(), request.who
+    uow, who, state = caller.uow, caller.who, MatchState.load(caller.match)
     seats = state.game.seat_count
     if role is Role.PLAYER and (seat is None or seat >= seats):
         message = f"a player's token needs its seat, 0 to {seats - 1}"

@@ -16,8 +16,7 @@ from app.errors import ServiceError, Unauthenticated
 from app.games.asszorti import AsszortiAmounts
 from app.schemas import MATCH_CREATE_MODELS
 from app.services import matches, rounds
-from app.services.auth import Access, Permission, match_for_caller
-from app.services.writes import WriteRequest
+from app.services.auth import Access, Caller, Permission, match_for_caller
 from app.settings import Settings
 
 WRITERS = 6
@@ -36,7 +35,7 @@ def _new_match(db: Database) -> tuple[str, Access]:
 def _add_round(uow: UnitOfWork, access: Access) -> Any:
     """A round entered as the API enters it: the caller checked as the match is locked."""
     match, who = match_for_caller(uow, access, for_update=True)
-    return rounds.add_round(uow, WriteRequest(who, match), HAND, max_rounds=5000)
+    return rounds.add_round(Caller(uow, who, match), HAND, max_rounds=5000)
 
 
 def test_concurrent_writers_number_rounds_without_gaps(database_url: str) -> None:

@@ -13,8 +13,7 @@ from app.db import repository
 from app.db.database import Database
 from app.live import Change, Subscription
 from app.services import matches
-from app.services.auth import Access, Permission, match_for_caller
-from app.services.writes import WriteRequest
+from app.services.auth import Access, Caller, Permission, match_for_caller
 from app.settings import Settings
 from tests.integration.hub import app_with_hub, create_match
 
@@ -73,7 +72,7 @@ def test_own_changes_are_offered_without_reading_the_log_back(
                 def end(uow: Any) -> None:
                     access = Access.of(created["tokens"]["host"], match_id, Permission.PLAY)
                     match, who = match_for_caller(uow, access, for_update=True)
-                    matches.end_match(uow, WriteRequest(who, match))
+                    matches.end_match(Caller(uow, who, match))
 
                 await asyncio.to_thread(other_process.run_now, end, write=True)
                 (change,) = await _next(subscription)

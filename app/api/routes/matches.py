@@ -56,7 +56,6 @@ from app.services import matches, scoring, tokens
 from app.services.idempotency import IdempotencyClaim
 from app.services.matches import NewMatch
 from app.services.state import MatchState, match_data
-from app.services.writes import WriteRequest
 
 router = APIRouter(prefix="/v1/matches", tags=["matches"], route_class=StrictJSONRoute)
 
@@ -87,7 +86,7 @@ def create_match(
     claim = idempotency_claim(
         key, scope="", request="POST /v1/matches", body=body, secret_answer=True
     )
-    with turn.unit_of_work() as uow:
+    with turn.db.unit_of_work(write=True) as uow:
         if (replay := replayed(uow, claim)) is not None:
             replay.headers.update(NO_STORE)  # kept before answers said so, perhaps
             return replay
@@ -141,8 +140,7 @@ def update_match(
 ) -> Response:
     """Change the target, planned deals, kontra, first dealer, or player and team names."""
     with turn.caller() as caller:
-        request = WriteRequest(caller.who, caller.match, if_match(versions))
-        match = matches.update_match(caller.uow, request, body)
+        match = matches.update_match(caller, body, expected=if_match(versions))
     return model_response(MatchRead.model_validate(match_data(match)), match.version)
 
 
@@ -184,9 +182,8 @@ def end_match(
         claim = idempotency_claim(key, scope=match_id, request="POST end", body=None)
         if (replay := replayed(caller.uow, claim)) is not None:
             return replay
-        request = WriteRequest(caller.who, caller.match, expected)
         try:
-            match = matches.end_match(caller.uow, request)
+            match = matches.end_match(caller, expected=expected)
         except ServiceError as error:
             return keep_conflict(caller.uow, claim, error)
         ended = MatchRead.model_validate(match_data(match))
@@ -211,8 +208,7 @@ def update_player(
     player their own; an ended match too. The history records old and new name, and
     live streams send `match_updated`."""
     with turn.caller() as caller:
-        request = WriteRequest(caller.who, caller.match, if_match(versions))
-        match = matches.rename_player(caller.uow, request, seat, body.name)
+        match = matches.rename_player(caller, seat, body.name, expected=if_match(versions))
     return model_response(MatchRead.model_validate(match_data(match)), match.version)
 
 
@@ -246,9 +242,8 @@ def start_rematch(
         if (replay := replayed(caller.uow, claim)) is not None:
             replay.headers.update(NO_STORE)
             return replay
-        write = WriteRequest(caller.who, caller.match, expected)
         try:
-            new = matches.start_rematch(caller.uow, write, limits=limit)
+            new = matches.start_rematch(caller, expected=expected, limits=limit)
         except ServiceError as error:
             return keep_conflict(caller.uow, claim, error)
         return _created(caller.uow, claim, new, base_url(request, settings))

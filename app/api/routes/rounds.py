@@ -38,7 +38,6 @@ from app.api.writes import WriteResult, keep_conflict, keep_response, replayed
 from app.errors import ServiceError
 from app.schemas import RoundBody, RoundHistory, RoundList, RoundRead
 from app.services import rounds
-from app.services.writes import WriteRequest
 
 router = APIRouter(
     prefix="/v1/matches/{match_id}/rounds", tags=["rounds"], route_class=StrictJSONRoute
@@ -78,10 +77,9 @@ def create_round(
         claim = idempotency_claim(key, scope=match_id, request="POST rounds", body=body)
         if (replay := replayed(caller.uow, claim)) is not None:
             return replay
-        request = WriteRequest(caller.who, caller.match, expected)
         try:
             written = rounds.add_round(
-                caller.uow, request, body, max_rounds=settings.max_rounds_per_match
+                caller, body, expected=expected, max_rounds=settings.max_rounds_per_match
             )
         except ServiceError as error:
             return keep_conflict(caller.uow, claim, error)
@@ -201,8 +199,7 @@ def replace_round(
 ) -> Response:
     """Replace a round's input; every later row of the sheet is recomputed."""
     with turn.caller() as caller:
-        request = WriteRequest(caller.who, caller.match, if_match(versions))
-        written = rounds.replace_round(caller.uow, request, number, body)
+        written = rounds.replace_round(caller, number, body, expected=if_match(versions))
     return model_response(RoundRead.model_validate(written.round), written.version)
 
 
@@ -221,6 +218,5 @@ def delete_round(
 ) -> Response:
     """Remove the last round; only the last round can be removed. Its history is kept."""
     with turn.caller() as caller:
-        request = WriteRequest(caller.who, caller.match, if_match(versions))
-        version = rounds.delete_round(caller.uow, request, number)
+        version = rounds.delete_round(caller, number, expected=if_match(versions))
     return Response(status_code=204, headers=etag_header(version))

@@ -36,7 +36,6 @@ from app.schemas import (
 from app.services import tokens
 from app.services.auth import Role, hash_secret
 from app.services.tokens import Issued
-from app.services.writes import WriteRequest
 
 router = APIRouter(prefix="/v1/matches/{match_id}", tags=["tokens"], route_class=StrictJSONRoute)
 
@@ -73,7 +72,7 @@ def reissue_token(
     `Idempotency-Key`, so that a retry after a lost answer, with the token it was sent
     with (now replaced), gets the same answer again."""
     assert turn.access is not None
-    with turn.unit_of_work() as uow:
+    with turn.db.unit_of_work(write=True) as uow:
         try:
             # The key is bound to the whole token that sent it (its hash): a replay
             # needs both. (Keys claimed before the caller's check share one scope, as a
@@ -97,9 +96,8 @@ def reissue_token(
             replay.headers.update(NO_STORE)  # kept before it said so, perhaps
             return replay
         caller = turn.check(uow)
-        request_of = WriteRequest(caller.who, caller.match)
         role, seat = Role(body.role.value), body.seat
-        issued = tokens.reissue(caller.uow, request_of, role, seat, limits=limits)
+        issued = tokens.reissue(caller, role, seat, limits=limits)
         answer = _issued(issued, base_url(request, settings), match_id)
         return keep_response(caller.uow, claim, WriteResult(200, answer, dict(NO_STORE)))
 
@@ -129,9 +127,9 @@ def recover_host_token(
     # the request the key was first used for.
     request_of = f"POST /v1/matches/{match_id}/recover"
     claim = idempotency_claim(key, scope="", request=request_of, body=body, secret_answer=True)
-    with turn.unit_of_work() as uow:
+    with turn.db.unit_of_work(write=True) as uow:
         tokens.count_recovery(uow, match_id, limits)
-    with turn.unit_of_work() as uow:
+    with turn.db.unit_of_work(write=True) as uow:
         if (replay := replayed(uow, claim)) is not None:
             replay.headers.update(NO_STORE)
             return replay
