@@ -11,9 +11,10 @@ open on it, whichever worker or machine made the change.
   connection per process (``pg_notify`` is sent by the writing transaction and
   delivered when it commits; its payload is the match id and the version), and on SQLite
   (one machine) by one poller per process over the change log's new rows, every
-  ``SQLITE_POLL_S``. It then reads that match's new changes once and offers each
-  to every subscription of the match: one read per change per process, however
-  many streams follow the match.
+  ``SQLITE_POLL_S`` while a stream is open in the process (with none, it reads
+  nothing). It then reads that match's new changes once and offers each to every
+  subscription of the match: one read per change per process, however many streams
+  follow the match.
 - Each change is encoded once per process, as the Server-Sent Event every stream
   of its match writes as it is (``Change.frame``).
 - An open stream is a couple of hundred objects that live as long as it does, and a
@@ -211,6 +212,8 @@ class ChangeHub:
         self.opened_since_freeze = 0
         self.closed_since_reclaim = 0
         self.closed = False
+        # SQLite: set while any stream is open here; the poller waits for it, reading nothing.
+        self.following = asyncio.Event()
         # PostgreSQL: set while the LISTEN connection is up (other processes' changes
         # arrive); tests wait for it.
         self.listening = asyncio.Event()
@@ -242,6 +245,7 @@ class ChangeHub:
         subscription = Subscription(match_id)
         followers = self.subscriptions.setdefault(match_id, set())
         followers.add(subscription)
+        self.following.set()
         if len(followers) == 1:
             self.last[match_id] = from_version
             self.fetch_changes(match_id)  # a change that landed meanwhile is not missed
@@ -301,6 +305,8 @@ class ChangeHub:
             del self.subscriptions[subscription.match_id]
             self.last.pop(subscription.match_id, None)
             self.dirty.discard(subscription.match_id)
+            if not self.subscriptions:
+                self.following.clear()
 
     async def freeze_open_streams(self) -> None:
         """Keep the objects of open streams out of full garbage collections: freeze
@@ -325,14 +331,11 @@ class ChangeHub:
                 self.opened_since_freeze = 0
 
     def changed_threadsafe(self, changes: tuple[LoggedChange, ...]) -> None:
-        """``Database.on_changed``: may be called from a worker thread."""
+        """``Database.on_changed``: called in the worker thread that ran the unit."""
         loop = self.loop
         if loop is None or loop.is_closed():
             return
-        if _running_loop() is loop:  # a unit run on the loop (SQLite): no wake-up to send
-            self.deliver(changes)
-        else:
-            loop.call_soon_threadsafe(self.deliver, changes)
+        loop.call_soon_threadsafe(self.deliver, changes)
 
     def deliver(self, changes: Iterable[LoggedChange]) -> None:
         """Changes this process committed: offered as they are when each follows the
@@ -392,17 +395,25 @@ class ChangeHub:
 
     async def _poll_sqlite(self) -> None:
         """One machine: look for rows other processes added to the change log (SQLite
-        commits one writer at a time, so the log's ids grow in commit order). A
-        database that is not there yet (or not migrated) is waited for, quietly."""
+        commits one writer at a time, so the log's ids grow in commit order), while a
+        stream is open here; with none, read nothing. A database that is not there yet
+        (or not migrated) is waited for, quietly."""
         cursor: int | None = None
         failing = False
         while True:
+            if not self.subscriptions:
+                cursor = None
+                await self.following.wait()
             await asyncio.sleep(SQLITE_POLL_S)
             try:
                 if cursor is None:
                     cursor = await self.db.run(
                         lambda uow: repository.last_change_id(uow.connection)
                     )
+                    # A change committed after a stream's first read of its match (in
+                    # ``subscribe``) and before this one is below the cursor: read the
+                    # followed matches again, after it, so that none is missed.
+                    self.fetch_changes_of(list(self.subscriptions))
                     continue
                 rows = await self.db.run(partial(_changed_since, cursor=cursor))
             except Exception as error:
@@ -456,13 +467,6 @@ class ChangeHub:
                     logger.warning("LISTEN connection lost (%s); reconnecting", error)
                 failing = True
                 await asyncio.sleep(RECONNECT_S)
-
-
-def _running_loop() -> asyncio.AbstractEventLoop | None:
-    try:
-        return asyncio.get_running_loop()
-    except RuntimeError:  # a worker thread
-        return None
 
 
 def _changes_after(uow: UnitOfWork, match_id: str, after: int) -> Any:
