@@ -27,6 +27,16 @@ class RateLimit:
     window_s: int = 60
 
 
+def refusal(limit: RateLimit, window: int, now: float) -> RateLimited:
+    """The 429 of a request over ``limit`` in ``window``, counted in the metrics."""
+    metrics.RATE_LIMITED.labels(limit.what).inc()
+    retry_after = max(1, math.ceil((window + 1) * limit.window_s - now))
+    return RateLimited(
+        f"at most {limit.per_minute} {limit.what} a minute; retry in {retry_after} s",
+        retry_after=retry_after,
+    )
+
+
 def count(uow: UnitOfWork, limits: Iterable[RateLimit]) -> None:
     """Count one request against each limit, in the caller's write transaction;
     RateLimited past any of them.
@@ -41,12 +51,7 @@ def count(uow: UnitOfWork, limits: Iterable[RateLimit]) -> None:
         if seen == 1:
             repository.delete_windows_before(uow.connection, window - 1)
         if seen > limit.per_minute:
-            metrics.RATE_LIMITED.labels(limit.what).inc()
-            retry_after = max(1, math.ceil((window + 1) * limit.window_s - now))
-            raise RateLimited(
-                f"at most {limit.per_minute} {limit.what} a minute; retry in {retry_after} s",
-                retry_after=retry_after,
-            )
+            raise refusal(limit, window, now)
 
 
 class ProcessCounts:
@@ -74,9 +79,4 @@ class ProcessCounts:
                     self._window, self._seen = window, {}
                 seen = self._seen[limit.key] = self._seen.get(limit.key, 0) + 1
             if seen > limit.per_minute:
-                metrics.RATE_LIMITED.labels(limit.what).inc()
-                retry_after = max(1, math.ceil((window + 1) * limit.window_s - now))
-                raise RateLimited(
-                    f"at most {limit.per_minute} {limit.what} a minute; retry in {retry_after} s",
-                    retry_after=retry_after,
-                )
+                raise refusal(limit, window, now)

@@ -16,17 +16,9 @@ from app.api.routes import events
 from app.main import create_app
 from app.settings import Settings
 from tests.api.helpers import PLAYERS
-from tests.conftest import migrate
 
 HEARTBEAT_S = 0.05  # the stream's idle heartbeat, shortened for the test
 IDLE_S = 1.0
-
-
-@pytest.fixture
-def sqlite_file_url(tmp_path: Any) -> str:
-    url = f"sqlite:///{tmp_path}/idle.db"
-    migrate(url)
-    return url
 
 
 @pytest.mark.parametrize("kind", ["sqlite", "postgresql"])

@@ -13,7 +13,6 @@ from typing import Any, cast
 
 import anyio
 import httpx
-import pytest
 import uvicorn
 
 from app.live import OPENINGS_PER_ADDRESS, ChangeHub
@@ -21,23 +20,9 @@ from app.main import create_app
 from app.services.streams import REPLAY_LIMIT
 from app.settings import Settings
 from tests.api.helpers import PLAYERS
-from tests.conftest import migrate
 
 AMOUNTS = {"type": "asszorti_amounts", "amounts": [2, -1, -1]}
 FAR_BEHIND = 64  # changes missed: more than a few dozen is a snapshot, not a replay
-
-
-@pytest.fixture
-def sqlite_file_url(tmp_path: Any) -> str:
-    url = f"sqlite:///{tmp_path}/caps.db"
-    migrate(url)
-    return url
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def url(request: pytest.FixtureRequest) -> str:
-    name = "sqlite_file_url" if request.param == "sqlite" else "postgres_url"
-    return str(request.getfixturevalue(name))
 
 
 @asynccontextmanager

@@ -13,7 +13,6 @@ from functools import partial
 from typing import Any
 
 import httpx
-import pytest
 import uvicorn
 from fastapi.testclient import TestClient
 from sqlalchemy import event
@@ -24,20 +23,6 @@ from app.services import streams
 from app.services.auth import Access, Permission
 from app.settings import Settings
 from tests.api.helpers import PLAYERS, Table
-from tests.conftest import migrate
-
-
-@pytest.fixture
-def sqlite_file_url(tmp_path: Any) -> str:
-    url = f"sqlite:///{tmp_path}/reads.db"
-    migrate(url)
-    return url
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def url(request: pytest.FixtureRequest) -> str:
-    name = "sqlite_file_url" if request.param == "sqlite" else "postgres_url"
-    return str(request.getfixturevalue(name))
 
 
 @asynccontextmanager
