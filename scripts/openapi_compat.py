@@ -296,7 +296,7 @@ class _Comparer:
         elif len(old_vars) == 1 and len(new_vars) == 1:
             out.extend(self._pair(old_vars[0], new_vars[0], direction, where, ctx))
         else:
-            out.extend(self._union(old_vars, new_vars, direction, where, ctx))
+            out.extend(self.union_of(old_vars, new_vars, direction, where, ctx))
         return out
 
     def _pair(
@@ -311,7 +311,7 @@ class _Comparer:
             return self._single(old, new, direction, where, ctx)
         return []
 
-    def _union(
+    def union_of(
         self,
         old_vars: list[Json],
         new_vars: list[Json],

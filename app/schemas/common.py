@@ -55,7 +55,7 @@ PlayerName = Annotated[
 TeamName = PlayerName
 
 
-def _union(models: Any) -> Any:
+def union_of(models: Any) -> Any:
     return Union[tuple(models)]  # noqa: UP007
 
 

@@ -8,15 +8,15 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal
 from pydantic import ConfigDict, Field
 from typing_extensions import TypeAliasType
 
-from app.schemas.common import Read, _union
-from app.schemas.matches import _MATCH_EXAMPLE, MatchRead
-from app.schemas.rounds import _ROUND_EXAMPLE, RoundRead
+from app.schemas.common import Read, union_of
+from app.schemas.matches import MATCH_EXAMPLE, MatchRead
+from app.schemas.rounds import ROUND_EXAMPLE, RoundRead
 from app.schemas.tokens import TokenRole
 
 
 def _event_example(kind: str, **fields: Any) -> ConfigDict:
     """An event's example: its kind, a version and the match (``match=None``: none)."""
-    example = {"kind": kind, "version": 2, "match": _MATCH_EXAMPLE, **fields}
+    example = {"kind": kind, "version": 2, "match": MATCH_EXAMPLE, **fields}
     return ConfigDict(
         json_schema_extra={"examples": [{k: v for k, v in example.items() if v is not None}]}
     )
@@ -41,7 +41,7 @@ class SnapshotEvent(_MatchChange):
 class RoundEnteredEvent(_MatchChange):
     """A round was entered."""
 
-    model_config = _event_example("round_entered", round=_ROUND_EXAMPLE)
+    model_config = _event_example("round_entered", round=ROUND_EXAMPLE)
 
     kind: Literal["round_entered"]
     round: RoundRead
@@ -50,7 +50,7 @@ class RoundEnteredEvent(_MatchChange):
 class RoundCorrectedEvent(_MatchChange):
     """A round was corrected."""
 
-    model_config = _event_example("round_corrected", round=_ROUND_EXAMPLE, later_cells=[])
+    model_config = _event_example("round_corrected", round=ROUND_EXAMPLE, later_cells=[])
 
     kind: Literal["round_corrected"]
     round: RoundRead
@@ -132,7 +132,7 @@ else:
     # One event of a match's live stream: its SSE ``event`` is ``kind``, its SSE ``id``
     # the match version, which a client sends back as ``Last-Event-ID`` to resume.
     MatchEvent = TypeAliasType(
-        "MatchEvent", Annotated[_union(MATCH_EVENTS), Field(discriminator="kind")]
+        "MatchEvent", Annotated[union_of(MATCH_EVENTS), Field(discriminator="kind")]
     )
 
 

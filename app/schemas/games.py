@@ -14,7 +14,7 @@ from typing_extensions import TypeAliasType
 
 from app.games import GAMES
 from app.games.base import RoundInput, StrictModel
-from app.schemas.common import HOST_SEAT_DESCRIPTION, PlayerName, Read, TeamName, _union
+from app.schemas.common import HOST_SEAT_DESCRIPTION, PlayerName, Read, TeamName, union_of
 
 ROUND_TYPES: dict[str, type[RoundInput]] = {
     model.round_type: model for game in GAMES.values() for model in game.round_types
@@ -102,22 +102,22 @@ else:
     # Named aliases, so the OpenAPI document (and SDKs) get one named schema each.
     RoundBody = TypeAliasType(
         "RoundInput",
-        Annotated[_union(ROUND_TYPES.values()), Field(discriminator="type")],
+        Annotated[union_of(ROUND_TYPES.values()), Field(discriminator="type")],
     )
     MatchCreate = TypeAliasType(
         "MatchCreate",
-        Annotated[_union(MATCH_CREATE_MODELS.values()), Field(discriminator="game")],
+        Annotated[union_of(MATCH_CREATE_MODELS.values()), Field(discriminator="game")],
     )
     # What a match reads back carries a tag, `game`, as round bodies carry `type`: a
     # generated client picks the union's member by it, never by trying each in turn.
     GameSettings = TypeAliasType(
         "GameSettings",
-        Annotated[_union(SETTINGS_READ_MODELS.values()), Field(discriminator="game")],
+        Annotated[union_of(SETTINGS_READ_MODELS.values()), Field(discriminator="game")],
     )
     Breakdown = TypeAliasType(
         "Breakdown",
         Annotated[
-            _union(game.breakdown_model for game in GAMES.values()), Field(discriminator="game")
+            union_of(game.breakdown_model for game in GAMES.values()), Field(discriminator="game")
         ],
     )
 

@@ -75,7 +75,7 @@ class WinnerRead(Read):
     team: int | None = None
 
 
-_MATCH_EXAMPLE: dict[str, Any] = {
+MATCH_EXAMPLE: dict[str, Any] = {
     "id": "4f6c2b0e9a8d4c1b8e7f6a5b4c3d2e1f",
     "game": "asszorti",
     "status": "in_progress",
@@ -132,7 +132,7 @@ SETTLEMENT_DESCRIPTION = (
 class MatchRead(Read):
     """A match as every client sees it."""
 
-    model_config = ConfigDict(json_schema_extra={"examples": [_MATCH_EXAMPLE]})
+    model_config = ConfigDict(json_schema_extra={"examples": [MATCH_EXAMPLE]})
 
     id: str
     game: GameName
@@ -171,7 +171,7 @@ class MatchCreated(MatchRead):
         json_schema_extra={
             "examples": [
                 {
-                    **_MATCH_EXAMPLE,
+                    **MATCH_EXAMPLE,
                     "round_count": 0,
                     "next_dealer": 0,
                     "totals": [0, 0, 0],

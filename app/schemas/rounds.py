@@ -48,7 +48,7 @@ class RoundResult(Read):
     breakdown: Breakdown
 
 
-_ROUND_EXAMPLE: dict[str, Any] = {
+ROUND_EXAMPLE: dict[str, Any] = {
     "number": 1,
     "type": "asszorti_hand",
     "input": HAND_EXAMPLE,
@@ -61,7 +61,7 @@ _ROUND_EXAMPLE: dict[str, Any] = {
 
 
 class RoundRead(Read):
-    model_config = ConfigDict(json_schema_extra={"examples": [_ROUND_EXAMPLE]})
+    model_config = ConfigDict(json_schema_extra={"examples": [ROUND_EXAMPLE]})
     number: int
     type: RoundType
     input: RoundBody
@@ -126,7 +126,7 @@ class RoundList(Read):
     """One page of rounds, in order; ``next`` is where the following page is."""
 
     model_config = ConfigDict(
-        json_schema_extra={"examples": [{"items": [_ROUND_EXAMPLE], "next": None}]}
+        json_schema_extra={"examples": [{"items": [ROUND_EXAMPLE], "next": None}]}
     )
     items: list[RoundRead]
     next: str | None = Field(
