@@ -56,6 +56,7 @@ TeamName = PlayerName
 
 
 def union_of(models: Any) -> Any:
+    """One annotation for any of ``models`` (the registry's games, built at import)."""
     return Union[tuple(models)]  # noqa: UP007
 
 
