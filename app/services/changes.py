@@ -15,7 +15,7 @@ from typing import Any
 from app.db import repository
 from app.db.database import LoggedChange, UnitOfWork
 from app.games.base import SheetState
-from app.services.state import (
+from app.services.match_state import (
     MatchState,
     match_json,
     state_to_json,

@@ -30,8 +30,7 @@ from app.games.base import MatchStatus, RoundInput, SheetState
 from app.games.decided import CorrectionRefused, check_correction
 from app.services import changes
 from app.services.auth import Caller, or_not_found
-from app.services.scoring import score_round
-from app.services.state import (
+from app.services.match_state import (
     MatchState,
     fold,
     round_read,
@@ -40,6 +39,7 @@ from app.services.state import (
     stored_result,
     utcnow,
 )
+from app.services.scoring import score_round
 from app.services.writes import check_writable
 
 # Every this many rounds, a round keeps the fold's state after it (``round.sheet``):

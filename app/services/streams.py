@@ -23,8 +23,8 @@ from app.services.auth import (
     match_for_caller,
     or_not_found,
 )
+from app.services.match_state import MatchState, match_json, utcnow
 from app.services.ratelimit import RateLimit
-from app.services.state import MatchState, match_json, utcnow
 
 TICKET_TTL = timedelta(seconds=60)
 # At most this many missed changes are replayed; further behind, a snapshot, read without

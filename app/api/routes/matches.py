@@ -54,8 +54,8 @@ from app.schemas import (
 )
 from app.services import matches, scoring, tokens
 from app.services.idempotency import IdempotencyClaim
+from app.services.match_state import MatchState, match_data
 from app.services.matches import NewMatch
-from app.services.state import MatchState, match_data
 
 router = APIRouter(prefix="/v1/matches", tags=["matches"], route_class=StrictJSONRoute)
 
