@@ -29,11 +29,11 @@ from app.games import Game
 from app.games.base import MatchStatus, RoundInput, SheetState
 from app.games.decided import CorrectionRefused, check_correction
 from app.services import changes
+from app.services.answers import round_read
 from app.services.auth import Caller, or_not_found
 from app.services.match_state import (
     MatchState,
     fold,
-    round_read,
     state_from_json,
     state_to_json,
     stored_result,

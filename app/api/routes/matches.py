@@ -53,8 +53,9 @@ from app.schemas import (
     Tokens,
 )
 from app.services import matches, scoring, tokens
+from app.services.answers import match_data
 from app.services.idempotency import IdempotencyClaim
-from app.services.match_state import MatchState, match_data
+from app.services.match_state import MatchState
 from app.services.matches import NewMatch
 
 router = APIRouter(prefix="/v1/matches", tags=["matches"], route_class=StrictJSONRoute)
