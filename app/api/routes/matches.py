@@ -33,11 +33,11 @@ from app.api.headers import (
     idempotency_claim,
     if_match,
 )
+from app.api.idempotent_writes import WriteResult, keep_conflict, keep_response, replayed
 from app.api.links import base_url, join_link, join_links
 from app.api.pages import digits
 from app.api.problems import responses
 from app.api.strict_json import StrictJSONRoute
-from app.api.writes import WriteResult, keep_conflict, keep_response, replayed
 from app.db.database import UnitOfWork
 from app.errors import ServiceError
 from app.schemas import (

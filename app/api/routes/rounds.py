@@ -21,6 +21,7 @@ from app.api.headers import (
     idempotency_claim,
     if_match,
 )
+from app.api.idempotent_writes import WriteResult, keep_conflict, keep_response, replayed
 from app.api.pages import (
     LINK_HEADER,
     MAX_PAGE,
@@ -34,7 +35,6 @@ from app.api.pages import (
 from app.api.problems import responses
 from app.api.rendered import HeavyReadDep, Kept
 from app.api.strict_json import StrictJSONRoute
-from app.api.writes import WriteResult, keep_conflict, keep_response, replayed
 from app.errors import ServiceError
 from app.schemas import RoundBody, RoundHistory, RoundList, RoundRead
 from app.services import rounds

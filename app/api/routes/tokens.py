@@ -17,12 +17,12 @@ from app.api.deps import (
 )
 from app.api.etag import ETAG_HEADER, NOT_MODIFIED, IfNoneMatchHeader, etag_header, unchanged
 from app.api.headers import NO_STORE, REPLAYED_HEADER, IdempotencyKeyHeader, idempotency_claim
+from app.api.idempotent_writes import WriteResult, keep_response, replayed
 from app.api.links import base_url, join_link
 from app.api.pages import LINK_HEADER, MAX_PAGE, After, Limit, next_page, page_body
 from app.api.problems import responses
 from app.api.rendered import HeavyReadDep, Kept
 from app.api.strict_json import StrictJSONRoute
-from app.api.writes import WriteResult, keep_response, replayed
 from app.errors import InvalidHeader, ServiceError
 from app.schemas import (
     HostRecovery,
