@@ -41,7 +41,7 @@ from app.services.match_state import (
 from app.services.ratelimit import RateLimit
 from app.services.recovery import sealed_for
 from app.services.scoring import rule_error
-from app.services.writes import check_expected, check_writable
+from app.services.write_checks import check_expected, check_writable
 
 
 @dataclass(frozen=True, slots=True)

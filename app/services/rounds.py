@@ -40,7 +40,7 @@ from app.services.match_state import (
     utcnow,
 )
 from app.services.scoring import score_round
-from app.services.writes import check_writable
+from app.services.write_checks import check_writable
 
 # Every this many rounds, a round keeps the fold's state after it (``round.sheet``):
 # a page, a round or an undo folds at most this many rounds' points to start from.
