@@ -51,7 +51,7 @@ function clearMessage() {
 
 // ---- routing ---------------------------------------------------------------
 
-// (first-reads.js reads a table's address too, to begin its reads early.)
+// (table-prefetch.js reads a table's address too, to begin its reads early.)
 function parseRoute() {
   const hash = location.hash.replace(/^#/, "") || "/";
   const [path, query = ""] = hash.split("?");
