@@ -27,7 +27,7 @@ from app.db import repository
 from app.db.database import Database, UnitOfWork
 from app.schemas import RoundBody
 from app.services.auth import Access, Permission, match_for_caller
-from app.services.state import utcnow
+from app.services.match_state import utcnow
 from app.settings import get_settings
 
 db = Database(get_settings())

@@ -1,12 +1,12 @@
-"""Request dependencies: the database, the settings, and the request's turn at the
-database (``ReaderDep``, ``SnapshotReaderDep``, ``PlayerDep``, ``PlayerReaderDep``, ``HostDep``;
-``WriteTurnDep`` for a write open to anyone).
+"""Request dependencies: the database, the settings, and the request's slot at the
+database, its turn held (``ReaderDep``, ``SnapshotReaderDep``, ``PlayerDep``,
+``PlayerReaderDep``, ``HostDep``; ``WriteSlotDep`` for a write open to anyone).
 
-A route declares what it needs, and gets its turn: the bearer token's shape has been
+A route declares what it needs, and gets its ``DbSlot``: the bearer token's shape has been
 checked (401), and a turn at the database awaited on the event loop. The route then
 runs its whole unit of work in its one worker thread, forward::
 
-    with turn.caller() as caller:  # the caller checked: 401, 404, 403
+    with slot.unit_as_caller() as caller:  # the caller checked: 401, 404, 403
         result = <the use case>(caller.uow, ...)
     return <the answer rendered from result>
 
@@ -69,7 +69,7 @@ async def bearer_token(credentials: BearerDep) -> tuple[str, str]:
     return parse_token(credentials.credentials if credentials is not None else None)
 
 
-# Before the database turn: a request without a token of the right shape is 401 at once.
+# Before the database slot: a request without a token of the right shape is 401 at once.
 BearerTokenDep = Annotated[tuple[str, str], Depends(bearer_token)]
 
 
@@ -81,19 +81,20 @@ def access_of(
 
 
 @dataclass(frozen=True, slots=True)
-class Turn:
-    """The request's turn at the database (``Database.turn``), held from before its
-    route runs until the route returns; the route opens its one unit of work in it,
-    in its worker thread: ``with turn.caller() as caller:``, or ``turn.db.unit_of_work(write=True)``
-    for a write open to anyone or one that checks its caller later (``check``)."""
+class DbSlot:
+    """The request's slot at the database: its turn (``Database.turn``), held from
+    before its route runs until the route returns, and the caller's claim. The route
+    opens its one unit of work in it, in its worker thread: ``with
+    slot.unit_as_caller() as caller:``, or ``slot.db.unit_of_work(write=True)`` for a
+    write open to anyone or one that checks its caller later (``check``)."""
 
     db: Database
     write: bool
     snapshot: bool = False
-    access: Access | None = None  # what the caller claims, checked by ``caller()``
+    access: Access | None = None  # what the caller claims, checked by ``unit_as_caller()``
 
     @contextmanager
-    def caller(self) -> Iterator[Caller]:
+    def unit_as_caller(self) -> Iterator[Caller]:
         """The unit of work with the caller checked in it (``check``)."""
         with self.db.unit_of_work(write=self.write, snapshot=self.snapshot) as uow:
             yield self.check(uow)
@@ -109,13 +110,13 @@ class Turn:
         return Caller(uow, who, match)
 
 
-class CallerTurn:
+class DbSlotForCaller:
     """The dependency of a route that needs ``need`` on the match of its path: the
     token's shape checked (401 at once), then the request's turn (``write``, or a
     ``snapshot`` read of several statements) awaited on the event loop.
 
-    The caller is checked in the route's unit of work (``Turn.caller``), so that the
-    whole unit runs in one worker thread; a 422, which FastAPI answers before the
+    The caller is checked in the route's unit of work (``DbSlot.unit_as_caller``), so
+    that the whole unit runs in one worker thread; a 422, which FastAPI answers before the
     route runs, checks the caller first in its handler (``app.api.problems``).
     """
 
@@ -126,39 +127,43 @@ class CallerTurn:
 
     async def __call__(
         self, request: Request, match_id: str, token: BearerTokenDep
-    ) -> AsyncIterator[Turn]:
+    ) -> AsyncIterator[DbSlot]:
         credential_id, secret = token  # parsed once, by ``bearer_token``
         access = Access(
             match_id=match_id, credential_id=credential_id, need=self.need, secret=secret
         )
         db = database_of(request)
         async with db.turn(write=self.write):
-            yield Turn(db, self.write, self.snapshot, access)
+            yield DbSlot(db, self.write, self.snapshot, access)
 
 
-async def write_turn(request: Request) -> AsyncIterator[Turn]:
-    """The turn of a write open to anyone (create a match; recover the host's token,
+async def write_slot(request: Request) -> AsyncIterator[DbSlot]:
+    """The slot of a write open to anyone (create a match; recover the host's token,
     whose recovery code the use case checks)."""
     db = database_of(request)
     async with db.turn(write=True):
-        yield Turn(db, write=True)
+        yield DbSlot(db, write=True)
 
 
 # A read of one statement (the match with the caller's credential).
-ReaderDep = Annotated[Turn, Depends(CallerTurn(Permission.READ), scope="function")]
+ReaderDep = Annotated[DbSlot, Depends(DbSlotForCaller(Permission.READ), scope="function")]
 # A read of several statements, which must see one state.
 SnapshotReaderDep = Annotated[
-    Turn, Depends(CallerTurn(Permission.READ, snapshot=True), scope="function")
+    DbSlot, Depends(DbSlotForCaller(Permission.READ, snapshot=True), scope="function")
 ]
 # A write any role may make (a stream ticket).
-ReaderWriteDep = Annotated[Turn, Depends(CallerTurn(Permission.READ, write=True), scope="function")]
-PlayerDep = Annotated[Turn, Depends(CallerTurn(Permission.PLAY, write=True), scope="function")]
+ReaderWriteDep = Annotated[
+    DbSlot, Depends(DbSlotForCaller(Permission.READ, write=True), scope="function")
+]
+PlayerDep = Annotated[
+    DbSlot, Depends(DbSlotForCaller(Permission.PLAY, write=True), scope="function")
+]
 # A read only a player or the host may make (a round's preview): the match is not locked.
-PlayerReaderDep = Annotated[Turn, Depends(CallerTurn(Permission.PLAY), scope="function")]
-HostDep = Annotated[Turn, Depends(CallerTurn(Permission.HOST, write=True), scope="function")]
+PlayerReaderDep = Annotated[DbSlot, Depends(DbSlotForCaller(Permission.PLAY), scope="function")]
+HostDep = Annotated[DbSlot, Depends(DbSlotForCaller(Permission.HOST, write=True), scope="function")]
 # A read only the host may make (the recovery code).
-HostReaderDep = Annotated[Turn, Depends(CallerTurn(Permission.HOST), scope="function")]
-WriteTurnDep = Annotated[Turn, Depends(write_turn, scope="function")]
+HostReaderDep = Annotated[DbSlot, Depends(DbSlotForCaller(Permission.HOST), scope="function")]
+WriteSlotDep = Annotated[DbSlot, Depends(write_slot, scope="function")]
 
 
 @cache
@@ -169,7 +174,9 @@ def caller_need(endpoint: Callable[..., Any]) -> Permission | None:
         if get_origin(hint) is not Annotated:
             continue
         for metadata in get_args(hint)[1:]:
-            if isinstance(metadata, params.Depends) and isinstance(metadata.dependency, CallerTurn):
+            if isinstance(metadata, params.Depends) and isinstance(
+                metadata.dependency, DbSlotForCaller
+            ):
                 return metadata.dependency.need
     return None
 

@@ -100,7 +100,7 @@ def _message(error: dict[str, Any]) -> str:
 async def _refused_access(request: Request) -> JSONResponse | None:
     """The 401, 404 or 403 a request FastAPI refused as invalid is due first.
 
-    A route checks its caller in its unit of work (``app.api.deps.Turn.caller``),
+    A route checks its caller in its unit of work (``app.api.deps.DbSlot.unit_as_caller``),
     which opens only once FastAPI has parsed and validated the request; for one it
     refused, the caller is checked here, against the access the matched route
     declares, so 401/404/403 still come before 422. Only such refusals pay for it.

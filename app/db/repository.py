@@ -532,10 +532,10 @@ def _save_change_notifying(
     logged with these columns (and a round written as ``RoundWrite.shape`` says),
     built once for each shape of change a use case makes. Its parameters are named
     ``set_<column>`` for the match, ``log_<column>`` for the change, ``round_<column>``
-    for a round entered, ``fix_<column>`` (and ``fix_id``) for a round corrected,
-    ``gone_number`` for a round removed and ``rev_<column>`` for the revision: a
-    parameter named after a column of the table a statement writes would be taken
-    for that column's new value.
+    for a round entered, ``corrected_<column>`` (and ``corrected_id``) for a round
+    corrected, ``removed_number`` for a round removed and ``revised_<column>`` for the
+    revision: a parameter named after a column of the table a statement writes would
+    be taken for that column's new value.
 
     SQLAlchemy computes Python-side column defaults for one DML statement only, so
     every value is passed explicitly: these tables have no ``default`` or
@@ -567,8 +567,8 @@ def _save_change_notifying(
     if corrected is not None:
         statement = statement.add_cte(
             update(ROUND)
-            .where(ROUND.c.id == bindparam("fix_id"))
-            .values({name: bindparam(f"fix_{name}") for name in sorted(corrected)})
+            .where(ROUND.c.id == bindparam("corrected_id"))
+            .values({name: bindparam(f"corrected_{name}") for name in sorted(corrected)})
             .returning(ROUND.c.id)
             .cte("corrected")
         )
@@ -576,12 +576,12 @@ def _save_change_notifying(
         statement = statement.add_cte(
             delete(ROUND)
             .where(ROUND.c.match_id == bindparam("log_match_id"))
-            .where(ROUND.c.number == bindparam("gone_number"))
+            .where(ROUND.c.number == bindparam("removed_number"))
             .returning(ROUND.c.id)
             .cte("removed")
         )
     if revision is not None:
-        statement = statement.add_cte(_inserted(ROUND_REVISION, revision, "rev", "revised"))
+        statement = statement.add_cte(_inserted(ROUND_REVISION, revision, "revised", "revised"))
     return no_parameter_named_as_a_column(statement)
 
 
@@ -630,11 +630,11 @@ def save_change_notifying(
             params.update(_prefixed("round", rounds.entered))
         if rounds.corrected is not None:
             round_id, corrected = rounds.corrected
-            params.update(_prefixed("fix", {**corrected, "id": round_id}))
+            params.update(_prefixed("corrected", {**corrected, "id": round_id}))
         if rounds.removed is not None:
-            params["gone_number"] = rounds.removed
+            params["removed_number"] = rounds.removed
         if rounds.revision is not None:
-            params.update(_prefixed("rev", rounds.revision))
+            params.update(_prefixed("revised", rounds.revision))
     shape = rounds.shape if rounds is not None else None
     statement = _save_change_notifying(frozenset(values), frozenset(change), shape)
     connection.execute(statement, params)

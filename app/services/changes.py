@@ -15,14 +15,8 @@ from typing import Any
 from app.db import repository
 from app.db.database import LoggedChange, UnitOfWork
 from app.games.base import SheetState
-from app.services.state import (
-    MatchState,
-    match_json,
-    state_to_json,
-    status_of,
-    utcnow,
-    winner_of,
-)
+from app.services.answers import match_json
+from app.services.match_state import MatchState, state_to_json, status_of, utcnow, winner_of
 
 CHANNEL = "squarescores_changes"  # PostgreSQL's NOTIFY channel
 KEEP = 256  # changes kept per match: a stream further behind gets a snapshot

@@ -24,7 +24,7 @@ from app.db import repository
 from app.db.database import UnitOfWork
 from app.errors import IdempotencyKeyInFlight, IdempotencyKeyReused
 from app.services import sealing
-from app.services.state import utcnow
+from app.services.match_state import utcnow
 
 KEY_TTL = timedelta(hours=24)
 PRUNE_BATCH = 500

@@ -31,17 +31,17 @@ from app.games.base import (
 )
 from app.services import changes, ratelimit
 from app.services.auth import Caller, Role, new_credentials, new_recovery_code
-from app.services.ratelimit import RateLimit
-from app.services.recovery import sealed_for
-from app.services.scoring import rule_error
-from app.services.state import (
+from app.services.match_state import (
     MatchState,
     state_to_json,
     status_of,
     utcnow,
     winner_of,
 )
-from app.services.writes import check_expected, check_writable
+from app.services.ratelimit import RateLimit
+from app.services.recovery import sealed_for
+from app.services.scoring import rule_error
+from app.services.write_checks import check_expected, check_writable
 
 
 @dataclass(frozen=True, slots=True)

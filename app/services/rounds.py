@@ -29,18 +29,18 @@ from app.games import Game
 from app.games.base import MatchStatus, RoundInput, SheetState
 from app.games.decided import CorrectionRefused, check_correction
 from app.services import changes
+from app.services.answers import round_read
 from app.services.auth import Caller, or_not_found
-from app.services.scoring import score_round
-from app.services.state import (
+from app.services.match_state import (
     MatchState,
     fold,
-    round_read,
     state_from_json,
     state_to_json,
     stored_result,
     utcnow,
 )
-from app.services.writes import check_writable
+from app.services.scoring import score_round
+from app.services.write_checks import check_writable
 
 # Every this many rounds, a round keeps the fold's state after it (``round.sheet``):
 # a page, a round or an undo folds at most this many rounds' points to start from.

@@ -8,7 +8,7 @@ from typing import Any
 from app.errors import FieldError, InvalidInput, MatchEnded
 from app.games import Game
 from app.games.base import GameRuleError, MatchStatus, RoundInput, Score
-from app.services.state import MatchState
+from app.services.match_state import MatchState
 
 
 def rule_error(error: GameRuleError, *prefix: str | int) -> InvalidInput:

@@ -10,8 +10,9 @@ from sqlalchemy import RowMapping
 
 from app.db import repository
 from app.db.database import UnitOfWork
+from app.services.answers import settlement_of
+from app.services.match_state import MatchState, fold
 from app.services.sheet_words import CSV_WORDS, SheetLanguage, team_label
-from app.services.state import MatchState, fold, settlement_of
 
 
 def get_sheet(

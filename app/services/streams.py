@@ -14,6 +14,7 @@ from app.db.database import UnitOfWork
 from app.errors import Forbidden, MatchNotFound, Unauthenticated
 from app.games.base import MatchStatus
 from app.services import ratelimit
+from app.services.answers import match_json
 from app.services.auth import (
     Access,
     Principal,
@@ -23,8 +24,8 @@ from app.services.auth import (
     match_for_caller,
     or_not_found,
 )
+from app.services.match_state import MatchState, utcnow
 from app.services.ratelimit import RateLimit
-from app.services.state import MatchState, match_json, utcnow
 
 TICKET_TTL = timedelta(seconds=60)
 # At most this many missed changes are replayed; further behind, a snapshot, read without

@@ -48,10 +48,10 @@ from app.services.auth import (
     new_recovery_code,
     recovery_matches,
 )
+from app.services.match_state import MatchState, utcnow
 from app.services.ratelimit import RateLimit
 from app.services.recovery import open_sealed, sealed_for
-from app.services.state import MatchState, utcnow
-from app.services.writes import lock_match
+from app.services.write_checks import lock_match
 
 
 @dataclass(frozen=True, slots=True)

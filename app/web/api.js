@@ -67,12 +67,12 @@ export function versionOf(etag) {
   return found ? Number(found[1]) : null;
 }
 
-/** [match, sheet, the sheet's version] as first-reads.js asked for them while the page
+/** [match, sheet, the sheet's version] as table-prefetch.js asked for them while the page
  * arrived, once, if they were for match `id` with `token`; null otherwise (the caller
  * reads them itself, readTable). */
 export function takeFirstReads(id, token) {
   const begun = self.firstReads;
-  self.firstReads = null; // taken, or too late: first-reads.js then asks for nothing
+  self.firstReads = null; // taken, or too late: table-prefetch.js then asks for nothing
   if (!begun || begun.id !== id || begun.token !== token) return null;
   return tableOf(Promise.all([begun.match, begun.sheet].map((answer) => answerOf(answer))));
 }
@@ -82,7 +82,7 @@ async function tableOf(reading) {
   return [match.data, sheet.data, versionOf(sheet.etag)];
 }
 
-/** The /me answer first-reads.js asked for a join link, once, if it was for match `id`
+/** The /me answer table-prefetch.js asked for a join link, once, if it was for match `id`
  * with `token`; null otherwise. The match and the sheet stay for takeFirstReads. */
 export function takeFirstMe(id, token) {
   const begun = self.firstReads;

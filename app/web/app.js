@@ -13,7 +13,7 @@ import { problemNodes } from "./problems.js";
 import { askFirst, dismissAsk } from "./confirm.js";
 import { keepNewMatch, summaryOf, tableList } from "./tables.js";
 import { ScreenAwake } from "./wakelock.js";
-import { WithinReach } from "./reach.js";
+import { BottomBar } from "./bottom-bar.js";
 import { keepRead, lastRead } from "./lastread.js";
 import { cellNodes, owedLabel, owedNote } from "./owed.js";
 import { SheetChart, decorateSheet } from "./chart.js";
@@ -51,7 +51,7 @@ function clearMessage() {
 
 // ---- routing ---------------------------------------------------------------
 
-// (first-reads.js reads a table's address too, to begin its reads early.)
+// (table-prefetch.js reads a table's address too, to begin its reads early.)
 function parseRoute() {
   const hash = location.hash.replace(/^#/, "") || "/";
   const [path, query = ""] = hash.split("?");
@@ -271,7 +271,7 @@ class Table {
     const saved = (sent, number) => this.saved(sent, number);
     this.rounds = new RoundEntry(this, { showError, clearMessage, saved }); // entry.js
     this.awake = new ScreenAwake(); // keep the screen on while in play (wakelock.js)
-    this.reach = new WithinReach({ form: () => this.rounds.box.querySelector(".card.entry") }); // reach.js
+    this.bottomBar = new BottomBar({ form: () => this.rounds.box.querySelector(".card.entry") }); // bottom-bar.js
   }
 
   get token() {
@@ -304,7 +304,7 @@ class Table {
       this.controls,
       this.endgame.tools,
       this.hostSettings.element,
-      this.reach.element,
+      this.bottomBar.element,
     );
     // Until the table is first drawn only the crumbs and the status line show, the
     // status saying "Loading…": what the first draw adds comes below them, so nothing
@@ -359,7 +359,7 @@ class Table {
     this.source = null;
     clearTimeout(this.retry);
     this.awake.close();
-    this.reach.close();
+    this.bottomBar.close();
   }
 
   // Re-read the match and its sheet; calls while one runs are folded into one more.
@@ -570,14 +570,14 @@ class Table {
     this.endgame.draw();
     this.hostSettings.draw();
     this.awake.setPlaying(this.match.status !== "ended");
-    this.reach.draw(this.sheet, { canEnter: Boolean(this.reach.hooks.form()) });
+    this.bottomBar.draw(this.sheet, { canEnter: Boolean(this.bottomBar.hooks.form()) });
     decorateSheet(this.root, this.match, this.sheet); // colours and the leader (chart.js)
     this.fitSheet();
   }
 
   /** A round went in (or was kept to send): say so and bring its row into view. */
   saved(sent, number = null) {
-    this.reach.say(t(sent ? "round_saved" : "round_saved_offline"));
+    this.bottomBar.say(t(sent ? "round_saved" : "round_saved_offline"));
     const rows = this.sheetBox.querySelectorAll("tbody tr[data-round], tbody tr.pending-round");
     const row = number ? this.sheetBox.querySelector(`tbody tr[data-round="${number}"]`) : rows[rows.length - 1];
     if (row) row.scrollIntoView({ block: "center" });
@@ -686,7 +686,7 @@ class Table {
     const box = this.sheetBox;
     // (a wide box is at most the screen less the bar at its bottom: read down to its last
     // round, it still shows its column names)
-    box.style.setProperty("--below", `${this.reach.element.offsetHeight}px`);
+    box.style.setProperty("--below", `${this.bottomBar.element.offsetHeight}px`);
     // The table's own width, whatever the box does: one layout, and a box that stays
     // wide is never made a plain one in between.
     const table = box.querySelector("#sheet");

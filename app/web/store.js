@@ -9,7 +9,7 @@
 // takes a stronger key away.
 import { forgetRead } from "./lastread.js";
 
-const KEY = "squarescores.matches"; // first-reads.js reads it too, before the modules
+const KEY = "squarescores.matches"; // table-prefetch.js reads it too, before the modules
 const RANK = { host: 3, player: 2, viewer: 1 };
 
 function rank(key) {

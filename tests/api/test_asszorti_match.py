@@ -437,7 +437,7 @@ def test_get_match_etag_and_304(table: Table) -> None:
 def test_a_current_poll_renders_no_match(table: Table, monkeypatch: pytest.MonkeyPatch) -> None:
     """A poll whose If-None-Match names the current version is answered 304 from the
     version alone: the match is not rendered for it."""
-    from app.services import state
+    from app.services import answers
 
     etag = table.get().headers["etag"]
 
@@ -445,7 +445,7 @@ def test_a_current_poll_renders_no_match(table: Table, monkeypatch: pytest.Monke
         raise AssertionError("a 304 rendered the match")
 
     # Every rendering of a match (GET, the live events) goes through match_data.
-    monkeypatch.setattr(state, "match_data", refuse)
+    monkeypatch.setattr(answers, "match_data", refuse)
     again = table.get(headers={"If-None-Match": etag})
     assert again.status_code == 304
     assert again.headers["etag"] == etag and again.content == b""

@@ -313,7 +313,7 @@ def test_history_comes_a_page_at_a_time_and_following_next_gives_each_input_once
 
 
 def test_a_route_that_fails_after_writing_commits_nothing(table: Table, database_url: str) -> None:
-    """A route's unit of work (``turn.caller()`` of its ``PlayerDep``) commits only when
+    """A route's unit of work (``slot.unit_as_caller()`` of its ``PlayerDep``) commits only when
     its block ends: one that writes and then fails is rolled back, answered as a
     problem+json 500, and the match is unchanged."""
     table.round(amounts(2, -1, -1))
@@ -321,15 +321,15 @@ def test_a_route_that_fails_after_writing_commits_nothing(table: Table, database
     app = create_app(Settings(database_url=database_url, rate_limit_matches_per_minute=0))
 
     @app.post("/test/{match_id}/fails")
-    def write_then_fail(turn: PlayerDep, match_id: str) -> Response:
-        with turn.caller() as caller:
+    def write_then_fail(slot: PlayerDep, match_id: str) -> Response:
+        with slot.unit_as_caller() as caller:
             version = caller.match["version"] + 1
             repository.update_match(caller.uow.connection, match_id, {"version": version})
             raise RuntimeError("a bug after the write")
 
     @app.post("/test/{match_id}/writes")
-    def write(turn: PlayerDep, match_id: str) -> Response:
-        with turn.caller() as caller:
+    def write(slot: PlayerDep, match_id: str) -> Response:
+        with slot.unit_as_caller() as caller:
             version = caller.match["version"] + 1
             repository.update_match(caller.uow.connection, match_id, {"version": version})
         return Response(status_code=204)

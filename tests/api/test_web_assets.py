@@ -55,15 +55,15 @@ def test_the_page_preloads_every_module_of_the_graph_and_the_strings(client: Tes
     preloaded = re.findall(r'<link rel="modulepreload" href="([^"]+)">', response.text)
     assert preloaded == [f"{shell.assets_url}/{module}" for module in shell.modules]
     # Every module but the entry, and not the QR library (imported only when drawn);
-    # first-reads.js is a classic script of its own, loaded before the modules.
+    # table-prefetch.js is a classic script of its own, loaded before the modules.
     on_disk = {p.relative_to(WEB_DIR).as_posix() for p in WEB_DIR.rglob("*.js")}
     assert set(shell.modules) == on_disk - {
         "app.js",
         "sw.js",
         "vendor/qrcode.js",
-        "first-reads.js",
+        "table-prefetch.js",
     }
-    assert response.text.index(f'<script async src="{shell.assets_url}/first-reads.js">') < min(
+    assert response.text.index(f'<script async src="{shell.assets_url}/table-prefetch.js">') < min(
         response.text.index(url) for url in preloaded
     )
     assert (

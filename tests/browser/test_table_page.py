@@ -121,7 +121,7 @@ def test_names_are_text_and_the_page_is_locked_down(
     html = (WEB / "index.html").read_text()
     assert "<style" not in html and " style=" not in html
     assert re.findall(r"<script[^>]*>", html) == [  # no inline script: each is a file
-        '<script async src="/app/first-reads.js">',
+        '<script async src="/app/table-prefetch.js">',
         '<script type="module" src="/app/app.js">',
     ]
     assert "/" not in httpx.get(server.url + "/openapi.json", timeout=10).json()["paths"]

@@ -38,7 +38,7 @@ USABLE = "#sheet, #add-round"
 NAMES = ["Anna", "Berta", "Csaba"]
 SHELL = build_shell(WEB_DIR)
 QR_LIBRARY = "vendor/qrcode.js"
-FIRST_READS = "first-reads.js"  # a classic script, not a module
+TABLE_PREFETCH = "table-prefetch.js"  # a classic script, not a module
 
 
 @dataclass
@@ -127,7 +127,7 @@ def test_a_player_phone_loads_in_one_round_compressed_then_from_its_cache(
         for key in scripts
         if cold.sent[key][0].endswith(".js")
     }
-    assert set(js) == {FIRST_READS, "app.js", *SHELL.modules}  # every module, and no other
+    assert set(js) == {TABLE_PREFETCH, "app.js", *SHELL.modules}  # every module, and no other
     assert QR_LIBRARY not in js  # a player sees no QR code
     # One round: every module was asked for before the first one had arrived.
     first_arrival = min(cold.finished[key][0] for key in js.values())
@@ -145,7 +145,7 @@ def test_a_player_phone_loads_in_one_round_compressed_then_from_its_cache(
         assert headers.get("cache-control") == IMMUTABLE, name
     assert sent < raw / 2, (sent, raw)
     # A join link on a phone with no key for the table: its role, match and sheet were
-    # first asked for before the modules had all run (first-reads.js, with the link's
+    # first asked for before the modules had all run (table-prefetch.js, with the link's
     # key), not one after another once they had; the role once.
     match_url = f"{server.url}/v1/matches/{created['id']}"
     asked = [url for url, _ in cold.sent.values()]
@@ -164,7 +164,7 @@ def test_a_player_phone_loads_in_one_round_compressed_then_from_its_cache(
     match_url = f"{server.url}/v1/matches/{created['id']}"
     warm_s = usable_after(page, f"{server.url}/#/m/{created['id']}")
     # The table's match and sheet were read once, and asked for before the modules had
-    # all run (first-reads.js), not after. Counted until the live stream is asked for:
+    # all run (table-prefetch.js), not after. Counted until the live stream is asked for:
     # its first event reads them again, which is the stream's doing, not the load's.
     sent = sorted(warm.sent.values(), key=lambda request: request[1])
     streamed = [at for url, at in sent if url.endswith("/events/tickets")]

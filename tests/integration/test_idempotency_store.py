@@ -11,7 +11,7 @@ from app.db.database import Database
 from app.db.models import IDEMPOTENCY_KEY
 from app.services import idempotency
 from app.services.idempotency import KEY_TTL, IdempotencyClaim, key_digest
-from app.services.state import utcnow
+from app.services.match_state import utcnow
 from app.settings import Settings
 
 

@@ -10,7 +10,8 @@ import pytest
 
 from app.games import GAMES
 from app.schemas import MATCH_CREATE_MODELS, MatchRead
-from app.services.state import MatchState, match_data, match_json, state_to_json
+from app.services.answers import match_data, match_json
+from app.services.match_state import MatchState, state_to_json
 
 PLAYERS = {
     "asszorti": ["Anna", "Berta", "Csaba"],

@@ -365,7 +365,7 @@ async def _events(hub: ChangeHub, db: Database, opened: StreamStart) -> AsyncGen
     responses=responses(401, 403, 404, 429),
 )
 def create_stream_ticket(
-    turn: ReaderWriteDep,
+    slot: ReaderWriteDep,
     limits: TicketLimitDep,
     request: Request,
     response: Response,
@@ -375,7 +375,7 @@ def create_stream_ticket(
     ticket opens this match's stream once, within 60 s, with the rights of the token
     that asked for it, and nothing else. The long-lived token never goes into a URL; a
     new stream (a reconnection too) takes a new ticket."""
-    with turn.caller() as caller:
+    with slot.unit_as_caller() as caller:
         ticket, expires_at = streams.issue_ticket(caller.uow, caller.who, limits=limits)
     response.headers.update(NO_STORE)
     return StreamTicket(

@@ -14,7 +14,7 @@ from app.api.deps import (
     ReaderDep,
     ReaderWriteDep,
     SettingsDep,
-    WriteTurnDep,
+    WriteSlotDep,
 )
 from app.api.etag import (
     ETAG_HEADER,
@@ -33,11 +33,11 @@ from app.api.headers import (
     idempotency_claim,
     if_match,
 )
+from app.api.idempotent_writes import WriteResult, keep_conflict, keep_response, replayed
 from app.api.links import base_url, join_link, join_links
 from app.api.pages import digits
 from app.api.problems import responses
 from app.api.strict_json import StrictJSONRoute
-from app.api.writes import WriteResult, keep_conflict, keep_response, replayed
 from app.db.database import UnitOfWork
 from app.errors import ServiceError
 from app.schemas import (
@@ -53,9 +53,10 @@ from app.schemas import (
     Tokens,
 )
 from app.services import matches, scoring, tokens
+from app.services.answers import match_data
 from app.services.idempotency import IdempotencyClaim
+from app.services.match_state import MatchState
 from app.services.matches import NewMatch
-from app.services.state import MatchState, match_data
 
 router = APIRouter(prefix="/v1/matches", tags=["matches"], route_class=StrictJSONRoute)
 
@@ -74,7 +75,7 @@ SeatNumber = Annotated[
     responses={201: {"headers": CREATED}, **responses(409, 413, 422, 429)},
 )
 def create_match(
-    turn: WriteTurnDep,
+    slot: WriteSlotDep,
     settings: SettingsDep,
     limit: RateLimitDep,
     request: Request,
@@ -86,7 +87,7 @@ def create_match(
     claim = idempotency_claim(
         key, scope="", request="POST /v1/matches", body=body, secret_answer=True
     )
-    with turn.db.unit_of_work(write=True) as uow:
+    with slot.db.unit_of_work(write=True) as uow:
         if (replay := replayed(uow, claim)) is not None:
             replay.headers.update(NO_STORE)  # kept before answers said so, perhaps
             return replay
@@ -118,9 +119,9 @@ def _created(uow: UnitOfWork, claim: IdempotencyClaim | None, new: NewMatch, bas
     summary="Read a match: status, totals, standings",
     responses={200: {"headers": ETAG_HEADER}, **NOT_MODIFIED, **responses(401, 403, 404)},
 )
-def get_match(turn: ReaderDep, match_id: str, if_none_match: IfNoneMatchHeader = None) -> Response:
+def get_match(slot: ReaderDep, match_id: str, if_none_match: IfNoneMatchHeader = None) -> Response:
     """The match with its running totals; answers 304 to a current If-None-Match."""
-    with turn.caller() as caller:
+    with slot.unit_as_caller() as caller:
         state = MatchState.load(caller.match)
     # Most polls hold the current version already: their 304 renders nothing.
     return unchanged(if_none_match, state.version) or model_response(
@@ -136,10 +137,10 @@ def get_match(turn: ReaderDep, match_id: str, if_none_match: IfNoneMatchHeader =
     responses={200: {"headers": ETAG_HEADER}, **responses(401, 403, 404, 409, 412, 413, 422)},
 )
 def update_match(
-    turn: HostDep, match_id: str, body: MatchUpdate, versions: IfMatchHeader = None
+    slot: HostDep, match_id: str, body: MatchUpdate, versions: IfMatchHeader = None
 ) -> Response:
     """Change the target, planned deals, kontra, first dealer, or player and team names."""
-    with turn.caller() as caller:
+    with slot.unit_as_caller() as caller:
         match = matches.update_match(caller, body, expected=if_match(versions))
     return model_response(MatchRead.model_validate(match_data(match)), match.version)
 
@@ -152,13 +153,13 @@ def update_match(
     responses=responses(401, 403, 404, 409, 413, 422),
 )
 def score_match_round(
-    turn: PlayerReaderDep, match_id: str, body: Annotated[RoundBody, Body()]
+    slot: PlayerReaderDep, match_id: str, body: Annotated[RoundBody, Body()]
 ) -> ScoreRead:
     """What entering this round next would score, by the match's own settings and
     players; nothing is stored. A round the match would refuse is the same 422 here,
     and an ended match, which takes no round, the same 409 `match_ended`. A viewer
     cannot enter rounds, so cannot preview them either (403)."""
-    with turn.caller() as caller:
+    with slot.unit_as_caller() as caller:
         scored = scoring.preview(caller.match, body)
     return ScoreRead.model_validate(scored)
 
@@ -171,13 +172,13 @@ def score_match_round(
     responses={200: {"headers": REPLAYABLE}, **responses(401, 403, 404, 409, 412, 422)},
 )
 def end_match(
-    turn: PlayerDep,
+    slot: PlayerDep,
     match_id: str,
     versions: IfMatchHeader = None,
     key: IdempotencyKeyHeader = None,
 ) -> Response:
     """Bank the sheet as it stands, name the winner and record who ended the match."""
-    with turn.caller() as caller:
+    with slot.unit_as_caller() as caller:
         expected = if_match(versions)
         claim = idempotency_claim(key, scope=match_id, request="POST end", body=None)
         if (replay := replayed(caller.uow, claim)) is not None:
@@ -198,7 +199,7 @@ def end_match(
     responses={200: {"headers": ETAG_HEADER}, **responses(401, 403, 404, 412, 413, 422)},
 )
 def update_player(
-    turn: PlayerDep,
+    slot: PlayerDep,
     match_id: str,
     seat: SeatNumber,
     body: PlayerUpdate,
@@ -207,7 +208,7 @@ def update_player(
     """Give a seat a new name, checked as at creation. The host renames any seat, a
     player their own; an ended match too. The history records old and new name, and
     live streams send `match_updated`."""
-    with turn.caller() as caller:
+    with slot.unit_as_caller() as caller:
         match = matches.rename_player(caller, seat, body.name, expected=if_match(versions))
     return model_response(MatchRead.model_validate(match_data(match)), match.version)
 
@@ -221,7 +222,7 @@ def update_player(
     responses={201: {"headers": CREATED}, **responses(401, 403, 404, 409, 412, 422, 429)},
 )
 def start_rematch(
-    turn: HostDep,
+    slot: HostDep,
     settings: SettingsDep,
     limit: RateLimitDep,
     request: Request,
@@ -234,7 +235,7 @@ def start_rematch(
     answer only, as at creation: send an `Idempotency-Key`, so that a retry after a lost
     answer gets the same match and tokens again. A match has one rematch: another
     request is answered 409 `rematch_exists`."""
-    with turn.caller() as caller:
+    with slot.unit_as_caller() as caller:
         expected = if_match(versions)
         claim = idempotency_claim(
             key, scope=match_id, request="POST rematch", body=None, secret_answer=True
@@ -257,7 +258,7 @@ def start_rematch(
     responses=responses(401, 403, 404, 409),
 )
 def take_rematch_seat(
-    turn: ReaderWriteDep, settings: SettingsDep, request: Request, match_id: str
+    slot: ReaderWriteDep, settings: SettingsDep, request: Request, match_id: str
 ) -> Response:
     """Sent with a token of an ended match that has a rematch: a token of the rematch
     for the same role and seat (a player's own seat, a viewer's, the host's), shown in
@@ -265,7 +266,7 @@ def take_rematch_seat(
     replaced that seat's tokens in the rematch, this is `403`; no rematch yet is `409
     rematch_not_started`. Taking the seat again with the same token replaces the token
     it took before, so a retry after a lost answer is safe."""
-    with turn.caller() as caller:
+    with slot.unit_as_caller() as caller:
         taken = tokens.take_rematch_seat(caller.uow, caller.who, caller.match)
     issued = taken.issued
     answer = RematchSeat(

@@ -21,6 +21,7 @@ from app.api.headers import (
     idempotency_claim,
     if_match,
 )
+from app.api.idempotent_writes import WriteResult, keep_conflict, keep_response, replayed
 from app.api.pages import (
     LINK_HEADER,
     MAX_PAGE,
@@ -34,7 +35,6 @@ from app.api.pages import (
 from app.api.problems import responses
 from app.api.rendered import HeavyReadDep, Kept
 from app.api.strict_json import StrictJSONRoute
-from app.api.writes import WriteResult, keep_conflict, keep_response, replayed
 from app.errors import ServiceError
 from app.schemas import RoundBody, RoundHistory, RoundList, RoundRead
 from app.services import rounds
@@ -61,7 +61,7 @@ RoundNumber = Annotated[
     responses={201: {"headers": CREATED}, **responses(401, 403, 404, 409, 412, 413, 422)},
 )
 def create_round(
-    turn: PlayerDep,
+    slot: PlayerDep,
     settings: SettingsDep,
     match_id: str,
     body: Annotated[RoundBody, Body()],
@@ -72,7 +72,7 @@ def create_round(
 
     A match holds at most 5,000 rounds (the service's setting): past it, 409 `match_full`.
     """
-    with turn.caller() as caller:
+    with slot.unit_as_caller() as caller:
         expected = if_match(versions)
         claim = idempotency_claim(key, scope=match_id, request="POST rounds", body=body)
         if (replay := replayed(caller.uow, claim)) is not None:
@@ -101,7 +101,7 @@ def create_round(
     },
 )
 def list_rounds(
-    turn: SnapshotReaderDep,
+    slot: SnapshotReaderDep,
     match_id: str,
     request: Request,
     after: After = 0,
@@ -110,7 +110,7 @@ def list_rounds(
 ) -> Response:
     """The rounds of the match with their input and result, in order, numbered after
     round `after`; follow `next` (or the `Link` header) for the following page."""
-    with turn.caller() as caller:
+    with slot.unit_as_caller() as caller:
         page = rounds.list_rounds(caller.uow, caller.match, after=after, limit=limit)
     if (not_modified := unchanged(if_none_match, page.version)) is not None:
         return not_modified
@@ -127,13 +127,13 @@ def list_rounds(
     responses={200: {"headers": ETAG_HEADER}, **NOT_MODIFIED, **responses(401, 403, 404, 422)},
 )
 def get_round(
-    turn: SnapshotReaderDep,
+    slot: SnapshotReaderDep,
     match_id: str,
     number: RoundNumber,
     if_none_match: IfNoneMatchHeader = None,
 ) -> Response:
     """One round with its input and result."""
-    with turn.caller() as caller:
+    with slot.unit_as_caller() as caller:
         round_row, version = rounds.get_round(caller.uow, caller.match, number)
     return unchanged(if_none_match, version) or model_response(
         RoundRead.model_validate(round_row), version
@@ -152,7 +152,7 @@ def get_round(
     },
 )
 def get_round_history(
-    turn: SnapshotReaderDep,
+    slot: SnapshotReaderDep,
     read: HeavyReadDep,
     match_id: str,
     number: RoundNumber,
@@ -164,7 +164,7 @@ def get_round_history(
     """Each entry, correction and removal of this round number, who made it and when,
     oldest first, numbered after revision `after`; follow `next` (or the `Link`
     header) for the following page."""
-    with turn.caller() as caller:
+    with slot.unit_as_caller() as caller:
         version = int(caller.match["version"])
         if (not_modified := unchanged(if_none_match, version)) is not None:
             # 404, not 304, for a round the match never had (one revision read).
@@ -191,14 +191,14 @@ def get_round_history(
     responses={200: {"headers": ETAG_HEADER}, **responses(401, 403, 404, 409, 412, 413, 422)},
 )
 def replace_round(
-    turn: PlayerDep,
+    slot: PlayerDep,
     match_id: str,
     number: RoundNumber,
     body: Annotated[RoundBody, Body()],
     versions: IfMatchHeader = None,
 ) -> Response:
     """Replace a round's input; every later row of the sheet is recomputed."""
-    with turn.caller() as caller:
+    with slot.unit_as_caller() as caller:
         written = rounds.replace_round(caller, number, body, expected=if_match(versions))
     return model_response(RoundRead.model_validate(written.round), written.version)
 
@@ -211,12 +211,12 @@ def replace_round(
     responses={204: {"headers": ETAG_HEADER}, **responses(401, 403, 404, 409, 412, 422)},
 )
 def delete_round(
-    turn: PlayerDep,
+    slot: PlayerDep,
     match_id: str,
     number: RoundNumber,
     versions: IfMatchHeader = None,
 ) -> Response:
     """Remove the last round; only the last round can be removed. Its history is kept."""
-    with turn.caller() as caller:
+    with slot.unit_as_caller() as caller:
         version = rounds.delete_round(caller, number, expected=if_match(versions))
     return Response(status_code=204, headers=etag_header(version))

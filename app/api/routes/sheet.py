@@ -4,7 +4,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, Query, Request, Response
 
-from app.api.deps import SnapshotReaderDep, Turn
+from app.api.deps import DbSlot, SnapshotReaderDep
 from app.api.etag import ETAG_HEADER, NOT_MODIFIED, IfNoneMatchHeader, etag_header, unchanged
 from app.api.problems import responses
 from app.api.rendered import HeavyRead, HeavyReadDep, Kept
@@ -42,7 +42,7 @@ CsvLanguageQuery = Annotated[
     },
 )
 def get_sheet(
-    turn: SnapshotReaderDep,
+    slot: SnapshotReaderDep,
     read: HeavyReadDep,
     match_id: str,
     request: Request,
@@ -51,9 +51,9 @@ def get_sheet(
 ) -> Response:
     """Headings, a row of cells per round, totals and owed amounts."""
     if _wants_csv(request.headers.get("accept", "")):
-        answer = _csv(turn, read, if_none_match, lang)
+        answer = _csv(slot, read, if_none_match, lang)
     else:
-        answer = _json(turn, read, if_none_match)
+        answer = _json(slot, read, if_none_match)
     answer.headers["Vary"] = "Accept"
     return answer
 
@@ -70,7 +70,7 @@ def get_sheet(
     },
 )
 def get_sheet_csv(
-    turn: SnapshotReaderDep,
+    slot: SnapshotReaderDep,
     read: HeavyReadDep,
     match_id: str,
     if_none_match: IfNoneMatchHeader = None,
@@ -78,7 +78,7 @@ def get_sheet_csv(
 ) -> Response:
     """A heading row, a row per round (its number, the dealer's name, its cells), then
     totals (and owed amounts, in Asszorti)."""
-    return _csv(turn, read, if_none_match, lang)
+    return _csv(slot, read, if_none_match, lang)
 
 
 def _csv_variant(lang: SheetLanguage) -> str:
@@ -87,9 +87,9 @@ def _csv_variant(lang: SheetLanguage) -> str:
     return CSV_VARIANT if lang is SheetLanguage.EN else f"{CSV_VARIANT}-{lang}"
 
 
-def _json(turn: Turn, read: HeavyRead, if_none_match: str | None) -> Response:
+def _json(slot: DbSlot, read: HeavyRead, if_none_match: str | None) -> Response:
     """The JSON sheet of the current version: 304, or its body rendered once."""
-    with turn.caller() as caller:
+    with slot.unit_as_caller() as caller:
         version = int(caller.match["version"])
         if (not_modified := unchanged(if_none_match, version)) is not None:
             return not_modified
@@ -102,10 +102,10 @@ def _json(turn: Turn, read: HeavyRead, if_none_match: str | None) -> Response:
     return Response(body.content, media_type="application/json", headers=etag_header(version))
 
 
-def _csv(turn: Turn, read: HeavyRead, if_none_match: str | None, lang: SheetLanguage) -> Response:
+def _csv(slot: DbSlot, read: HeavyRead, if_none_match: str | None, lang: SheetLanguage) -> Response:
     """The CSV of the current version in ``lang``: 304, or its body rendered once."""
     variant = _csv_variant(lang)
-    with turn.caller() as caller:
+    with slot.unit_as_caller() as caller:
         version = int(caller.match["version"])
         if (not_modified := unchanged(if_none_match, version, variant)) is not None:
             return not_modified

@@ -13,16 +13,16 @@ from app.api.deps import (
     ReissueLimitDep,
     SettingsDep,
     SnapshotReaderDep,
-    WriteTurnDep,
+    WriteSlotDep,
 )
 from app.api.etag import ETAG_HEADER, NOT_MODIFIED, IfNoneMatchHeader, etag_header, unchanged
 from app.api.headers import NO_STORE, REPLAYED_HEADER, IdempotencyKeyHeader, idempotency_claim
+from app.api.idempotent_writes import WriteResult, keep_response, replayed
 from app.api.links import base_url, join_link
 from app.api.pages import LINK_HEADER, MAX_PAGE, After, Limit, next_page, page_body
 from app.api.problems import responses
 from app.api.rendered import HeavyReadDep, Kept
 from app.api.strict_json import StrictJSONRoute
-from app.api.writes import WriteResult, keep_response, replayed
 from app.errors import InvalidHeader, ServiceError
 from app.schemas import (
     HostRecovery,
@@ -58,7 +58,7 @@ def _issued(issued: Issued, base: str, match_id: str) -> IssuedToken:
     responses={200: {"headers": REPLAYED_HEADER}, **responses(401, 403, 404, 413, 422, 429)},
 )
 def reissue_token(
-    turn: HostDep,
+    slot: HostDep,
     limits: ReissueLimitDep,
     settings: SettingsDep,
     request: Request,
@@ -71,31 +71,31 @@ def reissue_token(
     a new recovery code (`recovery`), and the one before it stops working: send an
     `Idempotency-Key`, so that a retry after a lost answer, with the token it was sent
     with (now replaced), gets the same answer again."""
-    assert turn.access is not None
-    with turn.db.unit_of_work(write=True) as uow:
+    assert slot.access is not None
+    with slot.db.unit_of_work(write=True) as uow:
         try:
             # The key is bound to the whole token that sent it (its hash): a replay
             # needs both. (Keys claimed before the caller's check share one scope, as a
             # create's.)
-            sender = hash_secret(f"{turn.access.credential_id}.{turn.access.secret}")
+            sender = hash_secret(f"{slot.access.credential_id}.{slot.access.secret}")
             request_by = f"POST /v1/matches/{match_id}/tokens by {sender}"
             claim = idempotency_claim(
                 key, scope="", request=request_by, body=body, secret_answer=True
             )
         except InvalidHeader:
-            turn.check(uow)  # 401, 404 and 403 come first
+            slot.check(uow)  # 401, 404 and 403 come first
             raise
         # A replay before the caller's check: the token it was sent with may be the one
         # this write replaced.
         try:
             replay = replayed(uow, claim)
         except ServiceError:  # the key in use, or used for another request
-            turn.check(uow)
+            slot.check(uow)
             raise
         if replay is not None:
             replay.headers.update(NO_STORE)  # kept before it said so, perhaps
             return replay
-        caller = turn.check(uow)
+        caller = slot.check(uow)
         role, seat = Role(body.role.value), body.seat
         issued = tokens.reissue(caller, role, seat, limits=limits)
         answer = _issued(issued, base_url(request, settings), match_id)
@@ -110,7 +110,7 @@ def reissue_token(
     responses={200: {"headers": REPLAYED_HEADER}, **responses(401, 404, 413, 422, 429)},
 )
 def recover_host_token(
-    turn: WriteTurnDep,
+    slot: WriteSlotDep,
     limits: RecoveryLimitDep,
     settings: SettingsDep,
     request: Request,
@@ -127,9 +127,9 @@ def recover_host_token(
     # the request the key was first used for.
     request_of = f"POST /v1/matches/{match_id}/recover"
     claim = idempotency_claim(key, scope="", request=request_of, body=body, secret_answer=True)
-    with turn.db.unit_of_work(write=True) as uow:
+    with slot.db.unit_of_work(write=True) as uow:
         tokens.count_recovery(uow, match_id, limits)
-    with turn.db.unit_of_work(write=True) as uow:
+    with slot.db.unit_of_work(write=True) as uow:
         if (replay := replayed(uow, claim)) is not None:
             replay.headers.update(NO_STORE)
             return replay
@@ -145,15 +145,15 @@ def recover_host_token(
     summary="The match's current recovery code, again (host only)",
     responses=responses(401, 403, 404, 409),
 )
-def get_recovery_code(turn: HostReaderDep, match_id: str) -> Response:
+def get_recovery_code(slot: HostReaderDep, match_id: str) -> Response:
     """The recovery code the host token was issued with (at creation, at a rematch, by a
     recovery or a re-issue of the host's token), for a host who did not write it down.
     It is kept sealed with that token, so no other token, and no reader of the database,
     opens it. A host token that holds none (a match made before codes were kept, a host
     seat taken in a rematch) is `409 recovery_not_kept`: re-issue the host token."""
-    assert turn.access is not None
-    with turn.caller() as caller:
-        code = tokens.recovery_code(caller.uow, caller.who, turn.access.secret)
+    assert slot.access is not None
+    with slot.unit_as_caller() as caller:
+        code = tokens.recovery_code(caller.uow, caller.who, slot.access.secret)
     body = RecoveryCode(recovery_code=code).model_dump_json()
     return Response(body, media_type="application/json", headers=dict(NO_STORE))
 
@@ -165,10 +165,10 @@ def get_recovery_code(turn: HostReaderDep, match_id: str) -> Response:
     summary="Whom the token stands for: its role and seat",
     responses=responses(401, 403, 404),
 )
-def get_token_owner(turn: ReaderDep, match_id: str) -> TokenOwner:
+def get_token_owner(slot: ReaderDep, match_id: str) -> TokenOwner:
     """The role (host, player, viewer) and, for a player, the seat of the token sent:
     what a client opened from a join link needs to show the right controls."""
-    with turn.caller() as caller:
+    with slot.unit_as_caller() as caller:
         who = caller.who
     return TokenOwner(role=TokenRole(who.role.value), seat=who.seat)
 
@@ -185,7 +185,7 @@ def get_token_owner(turn: ReaderDep, match_id: str) -> TokenOwner:
     },
 )
 def get_match_history(
-    turn: SnapshotReaderDep,
+    slot: SnapshotReaderDep,
     read: HeavyReadDep,
     match_id: str,
     request: Request,
@@ -197,7 +197,7 @@ def get_match_history(
     new name): which, by whom, when; numbered after event `after`; follow `next` (or
     the `Link` header) for the following page. Its ETag is the match version, which
     every entry raises."""
-    with turn.caller() as caller:
+    with slot.unit_as_caller() as caller:
         version = int(caller.match["version"])
         if (not_modified := unchanged(if_none_match, version)) is not None:
             return not_modified

@@ -9,7 +9,7 @@ from app.db.database import UnitOfWork
 from app.errors import MatchEnded, PreconditionFailed
 from app.games.base import MatchStatus
 from app.services.auth import or_not_found
-from app.services.state import MatchState
+from app.services.match_state import MatchState
 
 
 def lock_match(uow: UnitOfWork, match_id: str) -> MatchState:

@@ -6,7 +6,7 @@ import { t } from "./i18n.js";
 
 const SAID_MS = 4000;
 
-export class WithinReach {
+export class BottomBar {
   /** @param {{form: () => Element | null}} hooks the entry form to jump to */
   constructor(hooks) {
     this.hooks = hooks;
