@@ -63,7 +63,9 @@ class Settings(BaseSettings):
         "together (a shared viewer link's crowd); past it 429; 0 turns it off",
     )
     rate_limit_reads_per_minute: int = Field(
-        300,
+        # Twice STREAMS_PER_ADDRESS: every phone one address may follow with reads its
+        # sheet when it opens, and again after a restart, within the minute.
+        1000,
         ge=0,
         description="sheets, CSVs and history pages a client may read a minute (a 304 is "
         "not counted), in each worker; 0 turns it off",

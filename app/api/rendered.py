@@ -1,10 +1,11 @@
 """Reads whose size grows with the match, rendered once per match version.
 
-A 5,000-round sheet is a few hundred kilobytes, read, folded and encoded on a worker's
-CPU while every other request in flight waits its turn; a crowd opening the page, or a
-table of phones each reloading, asks for the same bytes again and again. So the answer is kept
-as the bytes sent, in a small least-recently-used map per process, keyed by (match id,
-match version, variant: JSON, the CSV in one language, a history page). A read looks
+A long match's sheet is read, folded and encoded on a worker's CPU while every other
+request in flight waits its turn (``make bench``'s ``kept_bodies`` row shows the cost);
+a crowd opening the page, or a table of phones each reloading, asks for the same bytes
+again and again. So the answer is kept as the bytes sent, in a small least-recently-used
+map per process, keyed by (match id, match version, variant: JSON, the CSV in one
+language, a history page). A read looks
 its key up with the version it read in its own unit of work (the caller's row, which
 the caller check reads anyway: no statement more), and renders in that unit on a miss.
 
